@@ -1,0 +1,41 @@
+import { fileURLToPath } from 'node:url'
+import { defineConfig } from 'vite'
+
+/** Absolute path of a file or folder given relative to the repo root. */
+const fromRoot = (path: string): string => fileURLToPath(new URL(path, import.meta.url))
+
+/**
+ * Dependencies the core (and browser tests) import. Listing them up front stops Vite from
+ * discovering them mid-run and re-optimising, which reloads the page and broke a worker on a
+ * first run (reference/browser-arch.md §0.8). Only bare specifiers that resolve belong here.
+ */
+export const browserDeps = [
+  '@ethereumjs/block',
+  '@ethereumjs/common',
+  '@ethereumjs/evm',
+  '@ethereumjs/mpt',
+  '@ethereumjs/rlp',
+  '@ethereumjs/statemanager',
+  '@ethereumjs/tx',
+  '@ethereumjs/util',
+  '@ethereumjs/vm',
+  '@noble/curves',
+  '@noble/hashes',
+  '@scure/bip32',
+  '@scure/bip39',
+]
+
+/** The playground app: `demo/` is the site, `public/` its static root, `dist/` the build. */
+export default defineConfig({
+  root: fromRoot('./demo'),
+  publicDir: fromRoot('./public'),
+  build: {
+    outDir: fromRoot('./dist'),
+    // dist/ is outside root, so Vite would refuse to clean it without this.
+    emptyOutDir: true,
+  },
+  worker: { format: 'es' },
+  optimizeDeps: { include: browserDeps },
+  server: { host: '127.0.0.1', port: 5173, strictPort: true },
+  preview: { host: '127.0.0.1', port: 4173, strictPort: true },
+})

@@ -1,0 +1,57 @@
+import { playwright } from '@vitest/browser-playwright'
+import { configDefaults, defineConfig } from 'vitest/config'
+import { browserDeps } from './vite.config.ts'
+
+/**
+ * Tests run from the repo root, so this file is separate from vite.config.ts (whose root is
+ * `demo/`). Vitest picks vitest.config.ts over vite.config.ts.
+ */
+export default defineConfig({
+  optimizeDeps: { include: browserDeps },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          environment: 'node',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'test/browser/**'],
+          // EVM work (block building, solc) is slow on a 2-core machine.
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+          browser: {
+            enabled: true,
+            // Vitest ignores launchOptions.headless; this is the switch that counts.
+            headless: true,
+            instances: [{ browser: 'chromium' }],
+            // The system Chromium: no test ever downloads a browser.
+            provider: playwright({
+              launchOptions: {
+                executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+                args: [
+                  '--no-sandbox',
+                  '--disable-gpu',
+                  // Without it, Chromium's background connections fail on a closed network.
+                  '--disable-background-networking',
+                  '--disable-component-update',
+                  '--disable-sync',
+                  '--no-first-run',
+                ],
+              },
+            }),
+          },
+        },
+      },
+    ],
+  },
+})
