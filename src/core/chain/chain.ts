@@ -1,0 +1,96 @@
+import type { PrefixedHexString } from '@ethereumjs/util'
+import type { BlockRecord, TransactionRecord } from './records.ts'
+
+/** A block parameter after parsing (hex number, tag, or an EIP-1898 object). */
+export type BlockRef =
+  | { kind: 'tag'; tag: BlockTag }
+  | { kind: 'number'; number: bigint }
+  | { kind: 'hash'; hash: PrefixedHexString; requireCanonical: boolean }
+
+export const BLOCK_TAGS = ['latest', 'earliest', 'pending', 'safe', 'finalized', 'committed'] as const
+export type BlockTag = (typeof BLOCK_TAGS)[number]
+
+/**
+ * The canonical chain held in memory: blocks by number and hash, transactions by hash. Every
+ * read on the hot path is served from here; the store is only written to. It starts empty and
+ * is usable once its genesis block is appended.
+ */
+export class Chain {
+  private readonly blocks: BlockRecord[] = []
+  private readonly byHash = new Map<PrefixedHexString, BlockRecord>()
+  private readonly txs = new Map<PrefixedHexString, TransactionRecord>()
+
+  get head(): BlockRecord {
+    return this.blocks[this.blocks.length - 1]
+  }
+
+  /**
+   * The last block of the last sealed L1 batch. Every block seals its own batch for now, so this
+   * is the head; the batching issue makes it trail when batches span blocks.
+   */
+  get finalized(): BlockRecord {
+    return this.head
+  }
+
+  append(block: BlockRecord): void {
+    if (block.number !== BigInt(this.blocks.length)) {
+      throw new Error(`block ${block.number} does not extend the chain at ${this.blocks.length - 1}`)
+    }
+    this.blocks.push(block)
+    this.byHash.set(block.hash, block)
+    for (const tx of block.transactions) this.txs.set(tx.hash, tx)
+  }
+
+  /** Drops every block above `number` (a failed commit, later evm_revert). */
+  truncate(number: bigint): BlockRecord[] {
+    const removed = this.blocks.splice(Number(number) + 1)
+    for (const block of removed) {
+      this.byHash.delete(block.hash)
+      for (const tx of block.transactions) this.txs.delete(tx.hash)
+    }
+    return removed
+  }
+
+  byNumber(number: bigint): BlockRecord | undefined {
+    return number >= 0n && number < BigInt(this.blocks.length) ? this.blocks[Number(number)] : undefined
+  }
+
+  blockByHash(hash: PrefixedHexString): BlockRecord | undefined {
+    return this.byHash.get(hash.toLowerCase() as PrefixedHexString)
+  }
+
+  transaction(hash: PrefixedHexString): TransactionRecord | undefined {
+    return this.txs.get(hash.toLowerCase() as PrefixedHexString)
+  }
+
+  /** Blocks `from`..`to` inclusive (clamped to the chain). */
+  *range(from: bigint, to: bigint): Generator<BlockRecord> {
+    const last = to < this.head.number ? to : this.head.number
+    for (let n = from < 0n ? 0n : from; n <= last; n++) yield this.blocks[Number(n)]
+  }
+
+  /** The block a tag names. `pending` reads as the head: pending state is the head's state. */
+  resolveTag(tag: BlockTag): BlockRecord {
+    switch (tag) {
+      case 'earliest':
+        return this.blocks[0]
+      case 'safe':
+      case 'finalized':
+        return this.finalized
+      default:
+        return this.head
+    }
+  }
+
+  /** The block a parameter names, or undefined when there is none (yet). */
+  find(ref: BlockRef): BlockRecord | undefined {
+    switch (ref.kind) {
+      case 'tag':
+        return this.resolveTag(ref.tag)
+      case 'number':
+        return this.byNumber(ref.number)
+      case 'hash':
+        return this.blockByHash(ref.hash)
+    }
+  }
+}

@@ -1,0 +1,133 @@
+import { createZeroAddress, Lock, type PrefixedHexString } from '@ethereumjs/util'
+import { createAddressFromString } from '@ethereumjs/util'
+import { produceBlock } from '../exec/blockProducer.ts'
+import type { StateMachine } from '../exec/stateMachine.ts'
+import { ServerError } from '../rpc/errors.ts'
+import type { Store } from '../store/store.ts'
+import { toBlockRecord } from './blockRecord.ts'
+import type { Chain } from './chain.ts'
+import type { BlockClock } from './clock.ts'
+import type { BlockRecord } from './records.ts'
+import type { PoolEntry, TxPool } from './txPool.ts'
+
+export interface MinerDeps {
+  state: StateMachine
+  chain: Chain
+  pool: TxPool
+  store: Store
+  clock: BlockClock
+  blockGasLimit: bigint
+  baseFeePerGas: bigint
+  onBlock(block: BlockRecord): void
+}
+
+/** What happened to a transaction the pool handed to the miner. */
+export type Inclusion =
+  | { status: 'mined'; block: BlockRecord }
+  | { status: 'dropped'; reason: string }
+  | { status: 'waiting' }
+
+const DROPPED_MEMORY = 1000
+
+/**
+ * Produces blocks from the pool, one at a time: every state change of the chain happens under
+ * `lock`, so the miner's VM is always at the head between blocks. A block is appended in memory,
+ * then committed to the store; only then is it acknowledged. A failed commit rolls the chain and
+ * the state back to the parent and returns the transactions to the pool.
+ */
+export class Miner {
+  readonly lock = new Lock()
+  private readonly dropped = new Map<PrefixedHexString, string>()
+  private readonly coinbase = createZeroAddress()
+
+  constructor(private readonly deps: MinerDeps) {}
+
+  /** Mines one block holding up to `maxTransactions` executable pool transactions. */
+  async mine(maxTransactions = Infinity): Promise<BlockRecord> {
+    await this.lock.acquire()
+    try {
+      return await this.mineLocked(maxTransactions)
+    } finally {
+      this.lock.release()
+    }
+  }
+
+  /**
+   * Automine: mines one-transaction blocks, in pool order, until `hash` is mined or dropped, or
+   * is still waiting for a nonce gap to fill.
+   */
+  async mineThrough(hash: PrefixedHexString): Promise<Inclusion> {
+    await this.lock.acquire()
+    try {
+      for (;;) {
+        const mined = this.deps.chain.transaction(hash)
+        if (mined) return { status: 'mined', block: this.deps.chain.byNumber(mined.blockNumber)! }
+        const reason = this.dropped.get(hash)
+        if (reason !== undefined) return { status: 'dropped', reason }
+        if (!this.deps.pool.get(hash)) return { status: 'dropped', reason: 'transaction was removed from the pool' }
+        const next = await this.executable(1)
+        if (next.length === 0) return { status: 'waiting' }
+        await this.mineLocked(1, next)
+      }
+    } finally {
+      this.lock.release()
+    }
+  }
+
+  private async executable(limit: number): Promise<PoolEntry[]> {
+    const stateManager = this.deps.state.vm.stateManager
+    const nonces = new Map<PrefixedHexString, bigint>()
+    for (const sender of this.deps.pool.senders()) {
+      const account = await stateManager.getAccount(createAddressFromString(sender))
+      nonces.set(sender, account?.nonce ?? 0n)
+    }
+    return this.deps.pool.executable((from) => nonces.get(from) ?? 0n, limit)
+  }
+
+  private async mineLocked(maxTransactions: number, selected?: PoolEntry[]): Promise<BlockRecord> {
+    const { state, chain, pool, store, clock } = this.deps
+    const entries = selected ?? (await this.executable(maxTransactions))
+    const parent = chain.head
+    const produced = await produceBlock(
+      state.vm,
+      {
+        parent: parent.header,
+        timestamp: clock.nextTimestamp(parent.header.timestamp),
+        coinbase: this.coinbase,
+        gasLimit: this.deps.blockGasLimit,
+        baseFeePerGas: this.deps.baseFeePerGas,
+      },
+      entries.map((entry) => entry.tx),
+    )
+    const byTx = new Map(entries.map((entry) => [entry.tx, entry]))
+    const record = toBlockRecord(produced, (tx) => byTx.get(tx)!)
+
+    const taken = produced.included.map(({ tx }) => pool.remove(byTx.get(tx)!.hash)!)
+    for (const { tx, reason } of produced.dropped) {
+      const entry = byTx.get(tx)!
+      pool.remove(entry.hash)
+      this.rememberDropped(entry.hash, reason)
+    }
+
+    chain.append(record)
+    const nodes = state.nodes.drainNew()
+    try {
+      await store.commit({ nodes, blocks: [record] })
+    } catch (error) {
+      chain.truncate(parent.number)
+      await state.vm.stateManager.setStateRoot(parent.header.stateRoot)
+      state.nodes.restoreNew(nodes)
+      for (const entry of taken) pool.add(entry, entry.receivedAtMs)
+      const why = error instanceof Error ? error.message : String(error)
+      throw new ServerError(`block ${record.number} could not be stored (${why}); the chain stays at block ${parent.number}`)
+    }
+    clock.blockMined()
+    this.deps.onBlock(record)
+    return record
+  }
+
+  private rememberDropped(hash: PrefixedHexString, reason: string): void {
+    this.dropped.set(hash, reason)
+    if (this.dropped.size > DROPPED_MEMORY) this.dropped.delete(this.dropped.keys().next().value!)
+  }
+}

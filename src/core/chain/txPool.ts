@@ -1,0 +1,92 @@
+import type { PrefixedHexString } from '@ethereumjs/util'
+import type { SignedTransaction } from '../exec/rawTransaction.ts'
+
+export interface PoolEntry extends SignedTransaction {
+  /** Arrival order: blocks take transactions first come, first served, as ZKsync's mempool does. */
+  seq: number
+  receivedAtMs: number
+}
+
+/**
+ * Transactions accepted but not yet mined. Per sender they are kept by nonce; a transaction
+ * whose nonce leaves a gap is queued (like anvil and geth) and becomes executable when the gap
+ * fills.
+ */
+export class TxPool {
+  private readonly bySender = new Map<PrefixedHexString, Map<bigint, PoolEntry>>()
+  private readonly byHash = new Map<PrefixedHexString, PoolEntry>()
+  private seq = 0
+
+  get size(): number {
+    return this.byHash.size
+  }
+
+  get(hash: PrefixedHexString): PoolEntry | undefined {
+    return this.byHash.get(hash.toLowerCase() as PrefixedHexString)
+  }
+
+  /** The entry already holding this sender's nonce, if any. */
+  atNonce(from: PrefixedHexString, nonce: bigint): PoolEntry | undefined {
+    return this.bySender.get(from)?.get(nonce)
+  }
+
+  add(tx: SignedTransaction, receivedAtMs: number): PoolEntry {
+    const entry: PoolEntry = { ...tx, seq: this.seq++, receivedAtMs }
+    const previous = this.atNonce(tx.from, tx.tx.nonce)
+    if (previous) this.byHash.delete(previous.hash)
+    let nonces = this.bySender.get(tx.from)
+    if (!nonces) this.bySender.set(tx.from, (nonces = new Map()))
+    nonces.set(tx.tx.nonce, entry)
+    this.byHash.set(entry.hash, entry)
+    return entry
+  }
+
+  remove(hash: PrefixedHexString): PoolEntry | undefined {
+    const entry = this.byHash.get(hash)
+    if (!entry) return undefined
+    this.byHash.delete(hash)
+    const nonces = this.bySender.get(entry.from)
+    nonces?.delete(entry.tx.nonce)
+    if (nonces?.size === 0) this.bySender.delete(entry.from)
+    return entry
+  }
+
+  /** How many of `from`'s transactions follow `stateNonce` without a gap. */
+  executableCount(from: PrefixedHexString, stateNonce: bigint): number {
+    const nonces = this.bySender.get(from)
+    let count = 0
+    while (nonces?.has(stateNonce + BigInt(count))) count++
+    return count
+  }
+
+  /**
+   * Executable transactions in block order: arrival order across senders, nonce order within a
+   * sender. Entries below the sender's state nonce are stale (replaced by a mined one) and go.
+   */
+  executable(stateNonce: (from: PrefixedHexString) => bigint, limit = Infinity): PoolEntry[] {
+    const queues: PoolEntry[][] = []
+    for (const [from, nonces] of this.bySender) {
+      const start = stateNonce(from)
+      for (const [nonce, entry] of nonces) if (nonce < start) this.remove(entry.hash)
+      const queue: PoolEntry[] = []
+      for (let n = start; nonces.has(n); n++) queue.push(nonces.get(n)!)
+      if (queue.length > 0) queues.push(queue)
+    }
+    const ordered: PoolEntry[] = []
+    while (ordered.length < limit && queues.length > 0) {
+      let best = 0
+      for (let i = 1; i < queues.length; i++) if (queues[i][0].seq < queues[best][0].seq) best = i
+      ordered.push(queues[best].shift()!)
+      if (queues[best].length === 0) queues.splice(best, 1)
+    }
+    return ordered
+  }
+
+  senders(): PrefixedHexString[] {
+    return [...this.bySender.keys()]
+  }
+
+  all(): PoolEntry[] {
+    return [...this.byHash.values()]
+  }
+}

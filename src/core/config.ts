@@ -1,0 +1,106 @@
+import type { Store } from './store/store.ts'
+
+/** How blocks are produced (DESIGN §4). */
+export type MiningConfig =
+  | { mode: 'auto' }
+  | { mode: 'interval'; intervalMs: number }
+  | { mode: 'manual' }
+
+/** Limits that protect the node (and the tab it runs in) from oversized work. */
+export interface Limits {
+  /** Largest JSON-RPC request body, in bytes (checked by transports that see raw bytes). */
+  maxRequestBytes: number
+  /** Most calls in one batch request. */
+  maxBatchLength: number
+  /** Most blocks one eth_getLogs / eth_getFilterLogs query may span. */
+  maxLogBlockRange: number
+  /** Most logs one eth_getLogs / eth_getFilterLogs answer may hold. */
+  maxLogResults: number
+  /** Most installed filters at once. */
+  maxFilters: number
+  /** A filter not polled for this long is removed (geth: 5 minutes). */
+  filterIdleMs: number
+  /** Gas cap for eth_call and eth_estimateGas (geth's RPCGasCap default). */
+  callGasCap: bigint
+}
+
+export interface NodeConfig {
+  /** Chain id (DESIGN §4: 260, like anvil-zksync and viem's zksyncInMemoryNode). */
+  chainId?: number
+  /** BIP-39 mnemonic of the dev accounts. Their keys are public: a dev node only. */
+  mnemonic?: string
+  /** How many dev accounts to derive (m/44'/60'/0'/0/i). */
+  accounts?: number
+  /** Starting balance of each dev account, in wei. */
+  balance?: bigint
+  /** L2 gas price in wei; also the (fixed) base fee of every block. */
+  gasPrice?: bigint
+  /** Gas limit of every block (ZKsync uses 2^50). */
+  blockGasLimit?: bigint
+  mining?: MiningConfig
+  limits?: Partial<Limits>
+  /** Where the chain is kept; a fresh in-memory store when absent. */
+  store?: Store
+  /** Clock in milliseconds; tests pin it. */
+  now?: () => number
+}
+
+export interface ResolvedConfig {
+  chainId: number
+  mnemonic: string
+  accounts: number
+  balance: bigint
+  gasPrice: bigint
+  blockGasLimit: bigint
+  mining: MiningConfig
+  limits: Limits
+  now: () => number
+}
+
+export const DEV_MNEMONIC = 'test test test test test test test test test test test junk'
+
+export const DEFAULT_LIMITS: Limits = {
+  maxRequestBytes: 5 * 1024 * 1024,
+  maxBatchLength: 1000,
+  maxLogBlockRange: 10_000,
+  maxLogResults: 10_000,
+  maxFilters: 1000,
+  filterIdleMs: 5 * 60 * 1000,
+  callGasCap: 50_000_000n,
+}
+
+export const DEFAULTS = {
+  chainId: 260,
+  mnemonic: DEV_MNEMONIC,
+  accounts: 10,
+  balance: 10_000n * 10n ** 18n,
+  gasPrice: 45_250_000n,
+  blockGasLimit: 1n << 50n,
+  mining: { mode: 'auto' } as MiningConfig,
+} as const
+
+export function resolveConfig(config: NodeConfig = {}): ResolvedConfig {
+  const chainId = config.chainId ?? DEFAULTS.chainId
+  if (!Number.isSafeInteger(chainId) || chainId <= 0) {
+    throw new TypeError(`chainId must be a positive integer, got ${String(config.chainId)}`)
+  }
+  const accounts = config.accounts ?? DEFAULTS.accounts
+  if (!Number.isInteger(accounts) || accounts < 0 || accounts > 1000) {
+    throw new TypeError(`accounts must be an integer from 0 to 1000, got ${String(config.accounts)}`)
+  }
+  const mining = config.mining ?? DEFAULTS.mining
+  if (mining.mode === 'interval' && !(Number.isFinite(mining.intervalMs) && mining.intervalMs > 0)) {
+    throw new TypeError(`mining.intervalMs must be a positive number of milliseconds`)
+  }
+  return {
+    chainId,
+    mnemonic: config.mnemonic ?? DEFAULTS.mnemonic,
+    accounts,
+    balance: config.balance ?? DEFAULTS.balance,
+    gasPrice: config.gasPrice ?? DEFAULTS.gasPrice,
+    blockGasLimit: config.blockGasLimit ?? DEFAULTS.blockGasLimit,
+    mining,
+    limits: { ...DEFAULT_LIMITS, ...config.limits },
+    now: config.now ?? Date.now,
+  }
+}

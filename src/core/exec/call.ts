@@ -1,0 +1,154 @@
+import type { Block } from '@ethereumjs/block'
+import { createTx, TransactionType, type TypedTransaction } from '@ethereumjs/tx'
+import {
+  Account,
+  bytesToHex,
+  createAddressFromString,
+  createZeroAddress,
+  hexToBytes,
+  setLengthLeft,
+  type Address,
+  type PrefixedHexString,
+} from '@ethereumjs/util'
+import { runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
+import { ExecutionRevertedError, ServerError } from '../rpc/errors.ts'
+import { engineMessage } from './engineMessage.ts'
+import { decodeRevertReason } from './revertReason.ts'
+
+/** An eth_call / eth_estimateGas call object after parsing. */
+export interface CallRequest {
+  from?: PrefixedHexString
+  to?: PrefixedHexString
+  gas?: bigint
+  gasPrice?: bigint
+  maxFeePerGas?: bigint
+  maxPriorityFeePerGas?: bigint
+  value?: bigint
+  data?: Uint8Array
+  accessList?: { address: PrefixedHexString; storageKeys: PrefixedHexString[] }[]
+}
+
+/** geth's state override set: per address, replace or patch balance, nonce, code and storage. */
+export type StateOverrides = Record<
+  PrefixedHexString,
+  {
+    balance?: bigint
+    nonce?: bigint
+    code?: Uint8Array
+    state?: Record<PrefixedHexString, PrefixedHexString>
+    stateDiff?: Record<PrefixedHexString, PrefixedHexString>
+  }
+>
+
+/** Whether applying these overrides replaces a whole storage (see StateMachine.freshSandbox). */
+export function replacesStorage(overrides: StateOverrides | undefined): boolean {
+  return overrides !== undefined && Object.values(overrides).some((o) => o.state !== undefined)
+}
+
+export async function applyStateOverrides(vm: VM, overrides: StateOverrides): Promise<void> {
+  const sm = vm.stateManager
+  for (const [hex, override] of Object.entries(overrides)) {
+    const address = createAddressFromString(hex)
+    const account = (await sm.getAccount(address)) ?? new Account()
+    if (override.balance !== undefined) account.balance = override.balance
+    if (override.nonce !== undefined) account.nonce = override.nonce
+    await sm.putAccount(address, account)
+    if (override.code !== undefined) await sm.putCode(address, override.code)
+    if (override.state !== undefined) await sm.clearStorage(address)
+    for (const [slot, value] of Object.entries(override.state ?? override.stateDiff ?? {})) {
+      await sm.putStorage(address, setLengthLeft(hexToBytes(slot as PrefixedHexString), 32), hexToBytes(value as PrefixedHexString))
+    }
+  }
+}
+
+/**
+ * Runs a call as a transaction from `from` without a signature (the impersonation trick of
+ * reference/ethereumjs.md §1.5), so intrinsic gas, refunds and warm addresses are exactly a real
+ * transaction's. Nonce checks are skipped and a sender short of gas money is topped up; the
+ * caller runs this inside a checkpoint that is reverted.
+ */
+export async function runCall(vm: VM, context: Block, request: CallRequest, gasLimit: bigint): Promise<RunTxResult> {
+  const from = request.from ? createAddressFromString(request.from) : createZeroAddress()
+  const account = await vm.stateManager.getAccount(from)
+  const value = request.value ?? 0n
+  const balance = account?.balance ?? 0n
+  if (value > balance) {
+    throw new ServerError(`insufficient funds for gas * price + value: address ${from.toString()} have ${balance} want ${value}`)
+  }
+  const tx = impersonatedTransaction(vm, context, request, from, account?.nonce ?? 0n, gasLimit)
+  try {
+    return await runTx(vm, {
+      tx,
+      block: context,
+      skipNonce: true,
+      skipBalance: true,
+      skipBlockGasLimitValidation: true,
+      skipHardForkValidation: true,
+    })
+  } catch (error) {
+    throw new ServerError(engineMessage(error))
+  }
+}
+
+/** Turns a failed execution into geth's errors: code 3 with the revert data, else -32000. */
+export function assertSuccess(result: RunTxResult): void {
+  const failure = result.execResult.exceptionError
+  if (!failure) return
+  if (failure.error === 'revert') {
+    const data = result.execResult.returnValue
+    throw new ExecutionRevertedError(decodeRevertReason(data), bytesToHex(data))
+  }
+  throw new ServerError(gethExecutionError(failure.error))
+}
+
+/** ethereumjs' EVM error strings in geth's words (what tools match on). */
+export function gethExecutionError(error: string): string {
+  switch (error) {
+    case 'revert':
+      return 'execution reverted'
+    case 'invalid JUMP':
+      return 'invalid jump destination'
+    case 'static state change':
+      return 'write protection'
+    case 'create collision':
+      return 'contract address collision'
+    case 'code size to deposit exceeds maximum code size':
+      return 'max code size exceeded'
+    default:
+      return error
+  }
+}
+
+function impersonatedTransaction(
+  vm: VM,
+  context: Block,
+  request: CallRequest,
+  from: Address,
+  nonce: bigint,
+  gasLimit: bigint,
+): TypedTransaction {
+  const baseFee = context.header.baseFeePerGas ?? 0n
+  const common = vm.common
+  const accessList = request.accessList?.map((entry) => ({ address: entry.address, storageKeys: entry.storageKeys }))
+  const shared = { nonce, gasLimit, to: request.to, value: request.value ?? 0n, data: request.data ?? new Uint8Array() }
+  // A zero or missing price runs at the base fee: BASEFEE stays the block's, and the sender is
+  // topped up for it (skipBalance), so the call still cannot fail for want of gas money.
+  const tx =
+    request.gasPrice !== undefined && request.gasPrice > 0n
+      ? createTx(
+          { ...shared, type: accessList ? TransactionType.AccessListEIP2930 : TransactionType.Legacy, gasPrice: request.gasPrice, accessList },
+          { common, freeze: false },
+        )
+      : createTx(
+          {
+            ...shared,
+            type: TransactionType.FeeMarketEIP1559,
+            maxFeePerGas: request.maxFeePerGas || baseFee,
+            maxPriorityFeePerGas: request.maxPriorityFeePerGas ?? 0n,
+            accessList,
+          },
+          { common, freeze: false },
+        )
+  tx.getSenderAddress = () => from
+  return tx
+}

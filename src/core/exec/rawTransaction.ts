@@ -1,0 +1,88 @@
+import type { Common } from '@ethereumjs/common'
+import { RLP } from '@ethereumjs/rlp'
+import { createTxFromRLP, TransactionType, type TypedTransaction } from '@ethereumjs/tx'
+import { bytesToBigInt, bytesToHex, type PrefixedHexString } from '@ethereumjs/util'
+import { engineMessage } from './engineMessage.ts'
+import { InvalidParamsError, TransactionRejectedError } from '../rpc/errors.ts'
+
+/** A signed transaction whose sender has been recovered (once: ecrecover is the costliest step). */
+export interface SignedTransaction {
+  tx: TypedTransaction
+  hash: PrefixedHexString
+  from: PrefixedHexString
+}
+
+const SUPPORTED_TYPES = new Set<number>([
+  TransactionType.AccessListEIP2930,
+  TransactionType.FeeMarketEIP1559,
+  TransactionType.EOACodeEIP7702,
+])
+
+const TYPE_NAMES: Record<number, string> = {
+  [TransactionType.BlobEIP4844]: 'blob (EIP-4844) transactions need a KZG setup this node does not have',
+  0x71: 'EIP-712 (0x71) transactions are not supported yet',
+}
+
+/**
+ * Decodes a raw signed transaction (legacy with or without EIP-155, EIP-2930, EIP-1559,
+ * EIP-7702), checks its chain id and signature, and recovers its sender. Errors use geth's
+ * wording so that client libraries that match on it keep working.
+ */
+export function decodeRawTransaction(raw: Uint8Array, common: Common): SignedTransaction {
+  if (raw.length === 0) throw new InvalidParamsError('invalid transaction: empty input')
+  const first = raw[0]
+  const typed = first <= 0x7f
+  if (typed && !SUPPORTED_TYPES.has(first)) {
+    const why = TYPE_NAMES[first] ?? `type ${first} is unknown`
+    throw new TransactionRejectedError(`transaction type not supported: ${why}`)
+  }
+
+  const chainId = declaredChainId(raw, typed)
+  if (chainId !== undefined && chainId !== common.chainId()) {
+    throw new TransactionRejectedError(`invalid chain id for signer: have ${chainId} want ${common.chainId()}`)
+  }
+
+  let tx: TypedTransaction
+  try {
+    tx = createTxFromRLP(raw, { common })
+  } catch (error) {
+    throw decodeFailure(error)
+  }
+  if (!tx.isSigned()) throw new TransactionRejectedError('invalid sender: transaction is not signed')
+  let from: PrefixedHexString
+  try {
+    from = tx.getSenderAddress().toString()
+  } catch {
+    throw new TransactionRejectedError('invalid sender: the signature does not recover to an address')
+  }
+  return { tx, hash: bytesToHex(tx.hash()), from }
+}
+
+/** The chain id a raw transaction commits to, or undefined for a pre-EIP-155 legacy one. */
+function declaredChainId(raw: Uint8Array, typed: boolean): bigint | undefined {
+  let fields: unknown
+  try {
+    fields = RLP.decode(typed ? raw.subarray(1) : raw)
+  } catch (error) {
+    throw decodeFailure(error)
+  }
+  if (!Array.isArray(fields) || fields.length === 0 || !(fields[0] instanceof Uint8Array)) {
+    throw new InvalidParamsError('invalid transaction: expected an RLP list of fields')
+  }
+  if (typed) return bytesToBigInt(fields[0])
+  const v = fields[6]
+  if (!(v instanceof Uint8Array)) throw new InvalidParamsError('invalid transaction: legacy transaction without a signature')
+  const value = bytesToBigInt(v)
+  return value === 27n || value === 28n ? undefined : (value - 35n) / 2n
+}
+
+function decodeFailure(error: unknown): Error {
+  const message = engineMessage(error)
+  if (/signature|s-value|v value|recovery/i.test(message)) {
+    return new TransactionRejectedError(`invalid transaction v, r, s values: ${message}`)
+  }
+  if (/maxFeePerGas cannot be less than maxPriorityFeePerGas/.test(message)) {
+    return new TransactionRejectedError('max priority fee per gas higher than max fee per gas')
+  }
+  return new InvalidParamsError(`invalid transaction: ${message}`)
+}

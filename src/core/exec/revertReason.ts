@@ -1,0 +1,44 @@
+import { bytesToBigInt, bytesToHex, bytesToUtf8 } from '@ethereumjs/util'
+
+const ERROR_SELECTOR = '0x08c379a0'
+const PANIC_SELECTOR = '0x4e487b71'
+
+/** Solidity's panic codes, worded as geth words them. */
+const PANIC_REASONS: Record<string, string> = {
+  '0': 'generic panic',
+  '1': 'assert(false)',
+  '17': 'arithmetic underflow or overflow',
+  '18': 'division or modulo by zero',
+  '33': 'enum overflow',
+  '34': 'invalid encoded storage byte array accessed',
+  '49': 'out-of-bounds array access; popping on an empty array',
+  '50': 'out-of-bounds access of an array or bytesN',
+  '65': 'out of memory',
+  '81': 'uninitialized function',
+}
+
+/**
+ * The human reason inside revert data: Error(string) gives its message, Panic(uint256) its
+ * meaning; custom errors and bare reverts give undefined (their raw bytes stay in `data`).
+ */
+export function decodeRevertReason(data: Uint8Array): string | undefined {
+  if (data.length < 4) return undefined
+  const selector = bytesToHex(data.subarray(0, 4))
+  try {
+    if (selector === ERROR_SELECTOR && data.length >= 4 + 64) {
+      const offset = Number(bytesToBigInt(data.subarray(4, 36)))
+      const start = 4 + offset
+      const length = Number(bytesToBigInt(data.subarray(start, start + 32)))
+      if (start + 32 + length > data.length) return undefined
+      return bytesToUtf8(data.subarray(start + 32, start + 32 + length))
+    }
+    if (selector === PANIC_SELECTOR && data.length === 4 + 32) {
+      const code = bytesToBigInt(data.subarray(4))
+      const reason = PANIC_REASONS[code.toString()] ?? 'unknown panic code'
+      return `${reason} (0x${code.toString(16)})`
+    }
+  } catch {
+    return undefined
+  }
+  return undefined
+}

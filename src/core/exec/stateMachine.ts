@@ -1,0 +1,118 @@
+import type { Common } from '@ethereumjs/common'
+import type { EVMMockBlockchainInterface } from '@ethereumjs/evm'
+import { MerklePatriciaTrie } from '@ethereumjs/mpt'
+import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
+import { bytesToHex, Lock, type DB } from '@ethereumjs/util'
+import { createVM, type VM } from '@ethereumjs/vm'
+import { ScratchNodeStore, type TrieNodeStore } from './trieNodeStore.ts'
+
+/** Hash of a canonical block by number, for the BLOCKHASH opcode. */
+export type BlockHashLookup = (number: bigint) => Uint8Array | undefined
+
+const ZERO_HASH = new Uint8Array(32)
+const SANDBOX_CACHE_SIZE = 4
+
+/**
+ * The EVM over the chain's state. `vm` is the miner's VM and always sits at the head's state
+ * root between blocks; reads and calls use sandboxes so they never disturb it.
+ *
+ * A sandbox is a VM at a fixed state root whose writes land in a scratch layer and are reverted
+ * after each use. Because trie nodes are content-addressed and never deleted, a sandbox for a
+ * root stays valid forever, so the last few are kept warm (their caches make repeated calls on
+ * the same block cheap).
+ */
+export class StateMachine {
+  private readonly sandboxes = new Map<string, Sandbox>()
+
+  private constructor(
+    readonly common: Common,
+    readonly nodes: TrieNodeStore,
+    readonly vm: VM,
+    private readonly blockchain: EVMMockBlockchainInterface,
+  ) {}
+
+  static async create(common: Common, nodes: TrieNodeStore, blockHash: BlockHashLookup): Promise<StateMachine> {
+    const blockchain = blockHashAdapter(blockHash)
+    const vm = await newVm(common, nodes, undefined, blockchain)
+    return new StateMachine(common, nodes, vm, blockchain)
+  }
+
+  /** A reusable sandbox at `stateRoot`; callers must go through `Sandbox.run`. */
+  async sandbox(stateRoot: Uint8Array): Promise<Sandbox> {
+    const key = bytesToHex(stateRoot)
+    const cached = this.sandboxes.get(key)
+    if (cached) {
+      // Refresh its place in the LRU order.
+      this.sandboxes.delete(key)
+      this.sandboxes.set(key, cached)
+      return cached
+    }
+    const sandbox = await this.freshSandbox(stateRoot)
+    this.sandboxes.set(key, sandbox)
+    if (this.sandboxes.size > SANDBOX_CACHE_SIZE) {
+      this.sandboxes.delete(this.sandboxes.keys().next().value!)
+    }
+    return sandbox
+  }
+
+  /**
+   * A sandbox used once and dropped: for work that leaves the state manager's internal tries
+   * out of step with its caches after a revert (state overrides that replace whole storage).
+   */
+  async freshSandbox(stateRoot: Uint8Array): Promise<Sandbox> {
+    return new Sandbox(await newVm(this.common, new ScratchNodeStore(this.nodes), stateRoot, this.blockchain))
+  }
+}
+
+export class Sandbox {
+  private readonly lock = new Lock()
+
+  constructor(readonly vm: VM) {}
+
+  /** Runs a read-only `work` on this sandbox's state, one at a time. */
+  async read<T>(work: (vm: VM) => Promise<T>): Promise<T> {
+    await this.lock.acquire()
+    try {
+      return await work(this.vm)
+    } finally {
+      this.lock.release()
+    }
+  }
+
+  /** Runs `work` on this sandbox's state, one at a time, and undoes every change afterwards. */
+  async run<T>(work: (vm: VM) => Promise<T>): Promise<T> {
+    await this.lock.acquire()
+    const journal = this.vm.evm.journal
+    await journal.checkpoint()
+    try {
+      return await work(this.vm)
+    } finally {
+      await journal.revert()
+      this.lock.release()
+    }
+  }
+}
+
+async function newVm(
+  common: Common,
+  db: DB<string, Uint8Array>,
+  root: Uint8Array | undefined,
+  blockchain: EVMMockBlockchainInterface,
+): Promise<VM> {
+  const trie = new MerklePatriciaTrie({ db, useKeyHashing: true, common, valueEncoding: 'view', root })
+  const stateManager = new MerkleStateManager({ common, trie, caches: new Caches() })
+  return createVM({ common, stateManager, blockchain })
+}
+
+/** The VM only needs block hashes (BLOCKHASH); blocks themselves are stored by the chain. */
+function blockHashAdapter(blockHash: BlockHashLookup): EVMMockBlockchainInterface {
+  const adapter: EVMMockBlockchainInterface = {
+    getBlock: async (number: number) => {
+      const hash = blockHash(BigInt(number)) ?? ZERO_HASH
+      return { hash: () => hash }
+    },
+    putBlock: async () => {},
+    shallowCopy: () => adapter,
+  }
+  return adapter
+}

@@ -1,0 +1,6 @@
+export { createNode } from './node.ts'
+export type { Node, RequestArguments } from './node.ts'
+export type { NodeConfig, MiningConfig, Limits } from './config.ts'
+export { DEFAULTS, DEFAULT_LIMITS, DEV_MNEMONIC } from './config.ts'
+export { RpcError, ErrorCode } from './rpc/errors.ts'
+export type { JsonRpcResponse } from './rpc/envelope.ts'

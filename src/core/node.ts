@@ -1,0 +1,235 @@
+import { createBlockHeader } from '@ethereumjs/block'
+import type { Common } from '@ethereumjs/common'
+import { Account, bytesToHex, createAddressFromString, KECCAK256_RLP, type PrefixedHexString } from '@ethereumjs/util'
+import { sha256 } from '@noble/hashes/sha2.js'
+import { genRequestsRoot } from '@ethereumjs/block'
+import { checkAdmission } from './chain/admission.ts'
+import { Chain, type BlockRef } from './chain/chain.ts'
+import { BlockClock } from './chain/clock.ts'
+import { deriveDevAccounts, type DevAccount } from './chain/devAccounts.ts'
+import { FilterRegistry } from './chain/filters.ts'
+import { Miner } from './chain/miner.ts'
+import type { BlockRecord } from './chain/records.ts'
+import { TxPool } from './chain/txPool.ts'
+import { resolveConfig, type NodeConfig, type ResolvedConfig } from './config.ts'
+import { blockSize, executionBlock } from './exec/blockProducer.ts'
+import { createChainCommon } from './exec/chainCommon.ts'
+import type { SignedTransaction } from './exec/rawTransaction.ts'
+import { StateMachine, type Sandbox } from './exec/stateMachine.ts'
+import { TrieNodeStore } from './exec/trieNodeStore.ts'
+import { handleJsonRpc, handleJsonRpcText, type JsonRpcResponse } from './rpc/envelope.ts'
+import { MethodNotFoundError, ServerError, TransactionRejectedError } from './rpc/errors.ts'
+import { methods } from './rpc/methods/index.ts'
+import { MemoryStore } from './store/memoryStore.ts'
+import type { Store } from './store/store.ts'
+
+export interface RequestArguments {
+  method: string
+  params?: unknown
+}
+
+export interface NodeEvents {
+  block: (block: BlockRecord) => void
+  pendingTransaction: (hash: PrefixedHexString) => void
+}
+
+/**
+ * The node: one chain, its pool, miner and filters, served through `request` (EIP-1193 style:
+ * resolves the result or rejects with an RpcError) and through `handle`/`handleText` (JSON-RPC
+ * envelopes, for HTTP-like transports).
+ */
+export class Node {
+  private interval: ReturnType<typeof setInterval> | undefined
+  private readonly listeners: { [K in keyof NodeEvents]: Set<NodeEvents[K]> } = {
+    block: new Set(),
+    pendingTransaction: new Set(),
+  }
+  private closed = false
+
+  readonly pool = new TxPool()
+  readonly filters: FilterRegistry
+  readonly miner: Miner
+
+  constructor(
+    readonly config: ResolvedConfig,
+    readonly common: Common,
+    readonly accounts: DevAccount[],
+    readonly chain: Chain,
+    readonly state: StateMachine,
+    readonly clock: BlockClock,
+    readonly store: Store,
+  ) {
+    this.filters = new FilterRegistry(config.limits, config.now)
+    this.miner = new Miner({
+      state,
+      chain,
+      pool: this.pool,
+      store,
+      clock,
+      blockGasLimit: config.blockGasLimit,
+      baseFeePerGas: config.gasPrice,
+      onBlock: (block) => this.emit('block', block),
+    })
+    if (config.mining.mode === 'interval') {
+      this.interval = setInterval(() => {
+        // A failed block is rolled back by the miner; the next tick tries again.
+        this.miner.mine().catch(() => {})
+      }, config.mining.intervalMs)
+    }
+  }
+
+  get chainId(): bigint {
+    return BigInt(this.config.chainId)
+  }
+
+  async request({ method, params }: RequestArguments): Promise<unknown> {
+    if (this.closed) throw new ServerError('the node is closed')
+    const spec = Object.hasOwn(methods, method) ? methods[method] : undefined
+    if (!spec) throw new MethodNotFoundError(method)
+    return spec.call(this, params)
+  }
+
+  handle(body: unknown, pathMethod?: string): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
+    return handleJsonRpc(body, (method, params) => this.request({ method, params }), {
+      limits: this.config.limits,
+      pathMethod,
+    })
+  }
+
+  handleText(text: string, pathMethod?: string): Promise<string | undefined> {
+    return handleJsonRpcText(text, (method, params) => this.request({ method, params }), {
+      limits: this.config.limits,
+      pathMethod,
+    })
+  }
+
+  on<K extends keyof NodeEvents>(event: K, listener: NodeEvents[K]): () => void {
+    this.listeners[event].add(listener)
+    return () => this.listeners[event].delete(listener)
+  }
+
+  private emit<K extends keyof NodeEvents>(event: K, ...args: Parameters<NodeEvents[K]>): void {
+    for (const listener of this.listeners[event]) (listener as (...a: unknown[]) => void)(...args)
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return
+    this.closed = true
+    clearInterval(this.interval)
+    // Let a block being mined finish its commit before the store goes away.
+    await this.miner.lock.acquire()
+    this.miner.lock.release()
+    await this.store.close()
+  }
+
+  // ---- helpers shared by method handlers ----
+
+  /** The block a parameter names; geth's "header not found" when there is none. */
+  block(ref: BlockRef): BlockRecord {
+    const block = this.chain.find(ref)
+    if (block) return block
+    throw new ServerError(ref.kind === 'hash' ? `header for hash ${ref.hash} not found` : 'header not found')
+  }
+
+  /** A sandbox holding the state after `block`. */
+  sandbox(block: BlockRecord): Promise<Sandbox> {
+    return this.state.sandbox(block.header.stateRoot)
+  }
+
+  async account(address: PrefixedHexString, block: BlockRecord): Promise<Account | undefined> {
+    const sandbox = await this.sandbox(block)
+    return sandbox.read((vm) => vm.stateManager.getAccount(createAddressFromString(address)))
+  }
+
+  /** The context a call "in" `block` runs in: the next block's number and time on its state. */
+  callContext(block: BlockRecord) {
+    return executionBlock(this.common, {
+      parent: block.header,
+      timestamp: block === this.chain.head ? this.clock.nextTimestamp(block.header.timestamp) : block.header.timestamp,
+      coinbase: block.header.coinbase,
+      gasLimit: this.config.blockGasLimit,
+      baseFeePerGas: this.config.gasPrice,
+    })
+  }
+
+  /**
+   * Admits a signed transaction to the pool and, under automine, mines it. Resolves once it is
+   * in a committed block (automine) or accepted (interval/manual mining).
+   */
+  async submit(signed: SignedTransaction): Promise<PrefixedHexString> {
+    const head = this.chain.head
+    checkAdmission(signed, {
+      pool: this.pool,
+      isMined: (hash) => this.chain.transaction(hash as PrefixedHexString) !== undefined,
+      account: await this.account(signed.from, head),
+      baseFeePerGas: this.config.gasPrice,
+      blockGasLimit: this.config.blockGasLimit,
+    })
+    this.pool.add(signed, this.config.now())
+    this.filters.pendingTransactionAdded(signed.hash)
+    this.emit('pendingTransaction', signed.hash)
+    if (this.config.mining.mode !== 'auto') return signed.hash
+
+    let inclusion
+    try {
+      inclusion = await this.miner.mineThrough(signed.hash)
+    } catch (error) {
+      this.pool.remove(signed.hash) // an error means "not accepted": do not mine it later
+      throw error
+    }
+    if (inclusion.status === 'dropped') throw new TransactionRejectedError(inclusion.reason)
+    return signed.hash
+  }
+}
+
+export async function createNode(options: NodeConfig = {}): Promise<Node> {
+  const config = resolveConfig(options)
+  const common = createChainCommon(config.chainId)
+  const accounts = await deriveDevAccounts(config.mnemonic, config.accounts)
+  const nodes = new TrieNodeStore()
+  const chain = new Chain()
+  const state = await StateMachine.create(common, nodes, (n) => chain.byNumber(n)?.header.hash())
+  const clock = new BlockClock(config.now)
+
+  const genesis = await createGenesis(state, common, config, accounts, clock.now())
+  chain.append(genesis)
+  const store = options.store ?? new MemoryStore()
+  await store.commit({ nodes: nodes.drainNew(), blocks: [genesis] })
+  return new Node(config, common, accounts, chain, state, clock, store)
+}
+
+/** Block 0: the dev accounts funded, a real header over that state. */
+async function createGenesis(
+  state: StateMachine,
+  common: Common,
+  config: ResolvedConfig,
+  accounts: DevAccount[],
+  timestamp: bigint,
+): Promise<BlockRecord> {
+  const sm = state.vm.stateManager
+  for (const { address } of accounts) await sm.putAccount(address, new Account(0n, config.balance))
+  const header = createBlockHeader(
+    {
+      number: 0n,
+      timestamp,
+      gasLimit: config.blockGasLimit,
+      baseFeePerGas: config.gasPrice,
+      stateRoot: await sm.getStateRoot(),
+      withdrawalsRoot: KECCAK256_RLP,
+      blobGasUsed: 0n,
+      excessBlobGas: 0n,
+      parentBeaconBlockRoot: new Uint8Array(32),
+      requestsHash: genRequestsRoot([], sha256),
+    },
+    { common },
+  )
+  return {
+    header,
+    hash: bytesToHex(header.hash()),
+    number: 0n,
+    transactions: [],
+    size: blockSize(header, []),
+    l1BatchNumber: 0n,
+    l1BatchTimestamp: timestamp,
+  }
+}

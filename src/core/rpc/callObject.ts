@@ -1,0 +1,78 @@
+import { equalsBytes, type PrefixedHexString } from '@ethereumjs/util'
+import type { CallRequest, StateOverrides } from '../exec/call.ts'
+import { custom, field, ParamError, parseAddress, parseData, parseHash, parseObject, parseQuantity } from './params.ts'
+
+const optionalField = <T>(object: Record<string, unknown>, key: string, parse: (value: unknown) => T): T | undefined =>
+  object[key] === undefined || object[key] === null ? undefined : field(object, key, parse)
+
+/** The call object of eth_call / eth_estimateGas / debug_traceCall, as geth reads it. */
+export function parseCallRequest(value: unknown): CallRequest {
+  const object = parseObject(value)
+  const data = optionalField(object, 'data', parseData)
+  const input = optionalField(object, 'input', parseData)
+  if (data && input && !equalsBytes(data, input)) {
+    throw new ParamError('both "data" and "input" are set and not equal; use "input"')
+  }
+  const request: CallRequest = {
+    from: optionalField(object, 'from', parseAddress),
+    to: optionalField(object, 'to', parseAddress),
+    gas: optionalField(object, 'gas', parseQuantity),
+    gasPrice: optionalField(object, 'gasPrice', parseQuantity),
+    maxFeePerGas: optionalField(object, 'maxFeePerGas', parseQuantity),
+    maxPriorityFeePerGas: optionalField(object, 'maxPriorityFeePerGas', parseQuantity),
+    value: optionalField(object, 'value', parseQuantity),
+    data: input ?? data,
+    accessList: optionalField(object, 'accessList', parseAccessList),
+  }
+  if (request.gasPrice !== undefined && (request.maxFeePerGas !== undefined || request.maxPriorityFeePerGas !== undefined)) {
+    throw new ParamError('both gasPrice and (maxFeePerGas or maxPriorityFeePerGas) specified')
+  }
+  if (request.maxFeePerGas !== undefined && request.maxPriorityFeePerGas !== undefined && request.maxPriorityFeePerGas > request.maxFeePerGas) {
+    throw new ParamError(
+      `maxFeePerGas (${request.maxFeePerGas}) < maxPriorityFeePerGas (${request.maxPriorityFeePerGas})`,
+    )
+  }
+  return request
+}
+
+function parseAccessList(value: unknown): NonNullable<CallRequest['accessList']> {
+  if (!Array.isArray(value)) throw new ParamError('expected an array of {address, storageKeys}')
+  return value.map((item) => {
+    const entry = parseObject(item)
+    const keys = entry.storageKeys ?? []
+    if (!Array.isArray(keys)) throw new ParamError('storageKeys: expected an array of 32-byte hashes')
+    return { address: field(entry, 'address', parseAddress), storageKeys: keys.map((key) => parseHash(key)) }
+  })
+}
+
+/** geth's state override set (eth_call's third parameter). */
+export function parseStateOverrides(value: unknown): StateOverrides {
+  const object = parseObject(value)
+  const overrides: StateOverrides = {}
+  for (const address of Object.keys(object)) {
+    const key = parseAddress(address)
+    const entry = field(object, address, parseObject)
+    const at = <T>(name: string, parse: (v: unknown) => T) => optionalField(entry, name, parse)
+    if (entry.state !== undefined && entry.stateDiff !== undefined) {
+      throw new ParamError(`${address}: has both 'state' and 'stateDiff'`)
+    }
+    overrides[key] = {
+      balance: at('balance', parseQuantity),
+      nonce: at('nonce', parseQuantity),
+      code: at('code', parseData),
+      state: at('state', parseStorage),
+      stateDiff: at('stateDiff', parseStorage),
+    }
+  }
+  return overrides
+}
+
+function parseStorage(value: unknown): Record<PrefixedHexString, PrefixedHexString> {
+  const object = parseObject(value)
+  const storage: Record<PrefixedHexString, PrefixedHexString> = {}
+  for (const slot of Object.keys(object)) storage[parseHash(slot)] = field(object, slot, parseHash)
+  return storage
+}
+
+export const callRequest = (name: string) => custom(name, parseCallRequest)
+export const stateOverrides = (name: string) => custom(name, parseStateOverrides)

@@ -1,0 +1,45 @@
+import { bigIntToHex, bytesToHex, KECCAK256_RLP_ARRAY_S } from '@ethereumjs/util'
+import type { BlockRecord } from '../../chain/records.ts'
+import { formatMinedTransaction } from './transaction.ts'
+
+/**
+ * A block in ZKsync's key order (reference/zksync-api.md §6) with real Ethereum values (our
+ * blocks are real blocks: roots, miner, mixHash) and the Prague header fields after them.
+ */
+export function formatBlock(block: BlockRecord, fullTransactions: boolean): Record<string, unknown> {
+  const { header } = block
+  return {
+    hash: block.hash,
+    parentHash: bytesToHex(header.parentHash),
+    sha3Uncles: KECCAK256_RLP_ARRAY_S,
+    miner: header.coinbase.toString(),
+    stateRoot: bytesToHex(header.stateRoot),
+    transactionsRoot: bytesToHex(header.transactionsTrie),
+    receiptsRoot: bytesToHex(header.receiptTrie),
+    number: bigIntToHex(block.number),
+    l1BatchNumber: bigIntToHex(block.l1BatchNumber),
+    gasUsed: bigIntToHex(header.gasUsed),
+    gasLimit: bigIntToHex(header.gasLimit),
+    baseFeePerGas: bigIntToHex(header.baseFeePerGas ?? 0n),
+    extraData: bytesToHex(header.extraData),
+    logsBloom: bytesToHex(header.logsBloom),
+    timestamp: bigIntToHex(header.timestamp),
+    l1BatchTimestamp: bigIntToHex(block.l1BatchTimestamp),
+    difficulty: bigIntToHex(header.difficulty),
+    totalDifficulty: '0x0',
+    sealFields: [],
+    uncles: [],
+    transactions: fullTransactions
+      ? block.transactions.map((tx) => formatMinedTransaction(tx, block))
+      : block.transactions.map((tx) => tx.hash),
+    size: bigIntToHex(block.size),
+    mixHash: bytesToHex(header.mixHash),
+    nonce: bytesToHex(header.nonce),
+    withdrawalsRoot: bytesToHex(header.withdrawalsRoot!),
+    withdrawals: [],
+    blobGasUsed: bigIntToHex(header.blobGasUsed ?? 0n),
+    excessBlobGas: bigIntToHex(header.excessBlobGas ?? 0n),
+    parentBeaconBlockRoot: bytesToHex(header.parentBeaconBlockRoot!),
+    requestsHash: bytesToHex(header.requestsHash!),
+  }
+}

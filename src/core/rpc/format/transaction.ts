@@ -1,0 +1,59 @@
+import { Capability, TransactionType, type TypedTransaction } from '@ethereumjs/tx'
+import { bigIntToHex, bytesToHex, type PrefixedHexString } from '@ethereumjs/util'
+import { maxFeePerGas, maxPriorityFeePerGas } from '../../chain/admission.ts'
+import { effectiveGasPrice } from '../../chain/blockRecord.ts'
+import type { BlockRecord, TransactionRecord } from '../../chain/records.ts'
+
+/** Where a transaction sits, or nulls while it is pending. */
+export interface TransactionPlacement {
+  block: BlockRecord
+  index: number
+}
+
+/**
+ * A transaction object in ZKsync's key order (reference/zksync-api.md §1.11), with the
+ * Ethereum fields of its type (accessList, authorizationList) that ZKsync leaves out.
+ */
+export function formatTransaction(
+  hash: PrefixedHexString,
+  from: PrefixedHexString,
+  tx: TypedTransaction,
+  placement: TransactionPlacement | undefined,
+): Record<string, unknown> {
+  const block = placement?.block
+  const typed = tx.type !== TransactionType.Legacy
+  const gasPrice = block ? effectiveGasPrice(tx, block.header.baseFeePerGas ?? 0n) : maxFeePerGas(tx)
+  const out: Record<string, unknown> = {
+    hash,
+    nonce: bigIntToHex(tx.nonce),
+    blockHash: block?.hash ?? null,
+    blockNumber: block ? bigIntToHex(block.number) : null,
+    transactionIndex: placement ? bigIntToHex(BigInt(placement.index)) : null,
+    from,
+    to: tx.to?.toString() ?? null,
+    value: bigIntToHex(tx.value),
+    gasPrice: bigIntToHex(gasPrice),
+    gas: bigIntToHex(tx.gasLimit),
+    input: bytesToHex(tx.data),
+  }
+  if (typed) out.yParity = bigIntToHex(tx.v!)
+  out.v = bigIntToHex(tx.v!)
+  out.r = bigIntToHex(tx.r!)
+  out.s = bigIntToHex(tx.s!)
+  out.type = bigIntToHex(BigInt(tx.type))
+  if (tx.supports(Capability.EIP2930AccessLists)) out.accessList = (tx.toJSON() as { accessList: unknown }).accessList
+  if (tx.type === TransactionType.EOACodeEIP7702) {
+    out.authorizationList = (tx.toJSON() as { authorizationList: unknown }).authorizationList
+  }
+  out.maxFeePerGas = bigIntToHex(maxFeePerGas(tx))
+  out.maxPriorityFeePerGas = bigIntToHex(maxPriorityFeePerGas(tx))
+  const chainId = typed || tx.v! > 28n ? tx.common.chainId() : undefined
+  if (chainId !== undefined) out.chainId = bigIntToHex(chainId)
+  out.l1BatchNumber = block ? bigIntToHex(block.l1BatchNumber) : null
+  out.l1BatchTxIndex = placement ? bigIntToHex(BigInt(placement.index)) : null
+  return out
+}
+
+export function formatMinedTransaction(record: TransactionRecord, block: BlockRecord): Record<string, unknown> {
+  return formatTransaction(record.hash, record.from, record.tx, { block, index: record.index })
+}

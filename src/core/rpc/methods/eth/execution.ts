@@ -1,0 +1,43 @@
+import { bigIntToHex, bytesToHex } from '@ethereumjs/util'
+import { assertSuccess, applyStateOverrides, replacesStorage, runCall, type CallRequest } from '../../../exec/call.ts'
+import { estimateGas } from '../../../exec/estimateGas.ts'
+import type { Node } from '../../../node.ts'
+import type { BlockRecord } from '../../../chain/records.ts'
+import { callRequest, stateOverrides } from '../../callObject.ts'
+import { method, type MethodTable } from '../../method.ts'
+import { blockOrLatest, optional } from '../../params.ts'
+
+/** geth caps a call's gas at RPCGasCap instead of refusing it. */
+function callGas(node: Node, request: CallRequest): bigint {
+  const cap = node.config.limits.callGasCap
+  return request.gas !== undefined && request.gas < cap ? request.gas : cap
+}
+
+async function sandboxFor(node: Node, block: BlockRecord, overrides?: Parameters<typeof replacesStorage>[0]) {
+  // Replacing a whole storage leaves the state manager's storage tries out of step with its
+  // caches after the revert, so such calls get a sandbox of their own.
+  return replacesStorage(overrides) ? node.state.freshSandbox(block.header.stateRoot) : node.sandbox(block)
+}
+
+export const executionMethods: MethodTable = {
+  eth_call: method([callRequest('call'), blockOrLatest(), optional(stateOverrides('stateOverrides'))], async (node, [request, ref, overrides]) => {
+    const block = node.block(ref)
+    const sandbox = await sandboxFor(node, block, overrides)
+    const result = await sandbox.run(async (vm) => {
+      if (overrides) await applyStateOverrides(vm, overrides)
+      return runCall(vm, node.callContext(block), request, callGas(node, request))
+    })
+    assertSuccess(result)
+    return bytesToHex(result.execResult.returnValue)
+  }),
+
+  eth_estimateGas: method([callRequest('call'), blockOrLatest(), optional(stateOverrides('stateOverrides'))], async (node, [request, ref, overrides]) => {
+    const block = node.block(ref)
+    const sandbox = await sandboxFor(node, block, overrides)
+    const gas = await sandbox.run(async (vm) => {
+      if (overrides) await applyStateOverrides(vm, overrides)
+      return estimateGas(vm, node.callContext(block), request, node.config.limits.callGasCap)
+    })
+    return bigIntToHex(gas)
+  }),
+}

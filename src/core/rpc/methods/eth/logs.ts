@@ -1,0 +1,140 @@
+import type { PrefixedHexString } from '@ethereumjs/util'
+import type { BlockRef } from '../../../chain/chain.ts'
+import type { LogFilterSpec } from '../../../chain/filters.ts'
+import type { BlockRecord } from '../../../chain/records.ts'
+import { LogMatcher, type LogCriteria } from '../../../chain/logQuery.ts'
+import type { Node } from '../../../node.ts'
+import { InvalidParamsError, LimitExceededError, ServerError } from '../../errors.ts'
+import { formatLog } from '../../format/log.ts'
+import { method, type MethodTable } from '../../method.ts'
+import { custom, field, ParamError, parseAddress, parseBlockRef, parseHash, parseObject } from '../../params.ts'
+
+const LATEST: BlockRef = { kind: 'tag', tag: 'latest' }
+const MAX_TOPICS = 4
+
+interface LogQuery extends LogFilterSpec {
+  blockHash?: PrefixedHexString
+}
+
+function parseLogQuery(value: unknown): LogQuery {
+  const object = parseObject(value)
+  const present = (key: string) => object[key] !== undefined && object[key] !== null
+  const blockHash = present('blockHash') ? field(object, 'blockHash', parseHash) : undefined
+  if (blockHash && (present('fromBlock') || present('toBlock'))) {
+    throw new ParamError('cannot specify both blockHash and fromBlock/toBlock, choose one or the other')
+  }
+  return {
+    blockHash,
+    fromBlock: present('fromBlock') ? field(object, 'fromBlock', parseBlockRef) : LATEST,
+    toBlock: present('toBlock') ? field(object, 'toBlock', parseBlockRef) : LATEST,
+    criteria: {
+      addresses: present('address') ? field(object, 'address', parseAddresses) : null,
+      topics: present('topics') ? field(object, 'topics', parseTopics) : [],
+    },
+  }
+}
+
+function parseAddresses(value: unknown): PrefixedHexString[] | null {
+  if (typeof value === 'string') return [parseAddress(value)]
+  if (Array.isArray(value)) return value.length === 0 ? null : value.map(parseAddress)
+  throw new ParamError(`expected an address or an array of addresses, got ${JSON.stringify(value)}`)
+}
+
+function parseTopics(value: unknown): LogCriteria['topics'] {
+  if (!Array.isArray(value)) throw new ParamError('expected an array of topics')
+  if (value.length > MAX_TOPICS) throw new ParamError(`exceed max topics: at most ${MAX_TOPICS} positions`)
+  return value.map((position) => {
+    if (position === null) return null
+    if (Array.isArray(position)) return position.length === 0 ? null : position.map(parseHash)
+    return [parseHash(position)]
+  })
+}
+
+/** The block numbers a from/to pair spans now, or undefined when it spans none yet. */
+function span(node: Node, spec: LogFilterSpec, after?: bigint): [bigint, bigint] | undefined {
+  const head = node.chain.head.number
+  const resolve = (ref: BlockRef) =>
+    ref.kind === 'number' ? ref.number : ref.kind === 'tag' ? node.chain.resolveTag(ref.tag).number : node.block(ref).number
+  let from = resolve(spec.fromBlock)
+  let to = resolve(spec.toBlock)
+  if (after !== undefined && after + 1n > from) from = after + 1n
+  if (to > head) to = head
+  if (from > to) {
+    if (after === undefined && from <= head) {
+      throw new InvalidParamsError(`invalid block range params: fromBlock ${from} is after toBlock ${to}`)
+    }
+    return undefined
+  }
+  const limit = BigInt(node.config.limits.maxLogBlockRange)
+  if (to - from + 1n > limit) {
+    throw new LimitExceededError(`block range too large: ${to - from + 1n} blocks, the limit is ${limit}`)
+  }
+  return [from, to]
+}
+
+function logsIn(node: Node, criteria: LogCriteria, blocks: Iterable<BlockRecord>) {
+  const limit = node.config.limits.maxLogResults
+  return new LogMatcher(criteria)
+    .collect(blocks, limit, () => {
+      throw new LimitExceededError(`query returned more than ${limit} results; narrow the block range or the filter`)
+    })
+    .map(({ log, tx, block }) => formatLog(log, tx, block))
+}
+
+function logsOf(node: Node, query: LogQuery, after?: bigint) {
+  if (query.blockHash) {
+    const block = node.chain.blockByHash(query.blockHash)
+    if (!block) throw new ServerError(`unknown block ${query.blockHash}`)
+    return logsIn(node, query.criteria, [block])
+  }
+  const range = span(node, query, after)
+  return range ? logsIn(node, query.criteria, node.chain.range(...range)) : []
+}
+
+const filterId = () => custom('filterId', (value) => {
+  if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{1,64}$/.test(value)) {
+    throw new ParamError(`expected a filter id (0x-prefixed hex), got ${JSON.stringify(value)}`)
+  }
+  return value.toLowerCase() as PrefixedHexString
+})
+
+/** eth_getLogs and the polling filters (DESIGN §6 limits: block range, result count, filters). */
+export const logMethods: MethodTable = {
+  eth_getLogs: method([custom('filter', parseLogQuery)], (node, [query]) => logsOf(node, query)),
+
+  eth_newFilter: method([custom('filter', parseLogQuery)], (node, [query]) => {
+    if (query.blockHash) throw new InvalidParamsError('invalid argument 0 (filter): filters take fromBlock/toBlock, not blockHash')
+    return node.filters.install({ kind: 'logs', spec: query, lastBlock: node.chain.head.number })
+  }),
+
+  eth_newBlockFilter: method([], (node) => node.filters.install({ kind: 'blocks', lastBlock: node.chain.head.number })),
+
+  eth_newPendingTransactionFilter: method([], (node) => node.filters.install({ kind: 'pendingTransactions', hashes: [] })),
+
+  eth_uninstallFilter: method([filterId()], (node, [id]) => node.filters.uninstall(id)),
+
+  eth_getFilterChanges: method([filterId()], (node, [id]) => {
+    const filter = node.filters.poll(id)
+    const head = node.chain.head.number
+    switch (filter.kind) {
+      case 'pendingTransactions':
+        return filter.hashes.splice(0)
+      case 'blocks': {
+        const hashes = [...node.chain.range(filter.lastBlock + 1n, head)].map((block) => block.hash)
+        filter.lastBlock = head
+        return hashes
+      }
+      case 'logs': {
+        const logs = logsOf(node, filter.spec, filter.lastBlock < head ? filter.lastBlock : head)
+        filter.lastBlock = head
+        return logs
+      }
+    }
+  }),
+
+  eth_getFilterLogs: method([filterId()], (node, [id]) => {
+    const filter = node.filters.poll(id)
+    if (filter.kind !== 'logs') throw new InvalidParamsError('invalid argument 0 (filterId): not a log filter')
+    return logsOf(node, filter.spec)
+  }),
+}

@@ -1,0 +1,68 @@
+import type { MerkleStateManager } from '@ethereumjs/statemanager'
+import { getMerkleStateProof } from '@ethereumjs/statemanager'
+import { bigIntToHex, bytesToHex, createAddressFromString, setLengthLeft } from '@ethereumjs/util'
+import { method, type MethodTable } from '../../method.ts'
+import { address, blockOrLatest, blockRef, custom, ParamError, parseData } from '../../params.ts'
+
+/** A storage slot: hex of at most 32 bytes (geth accepts short forms like "0x0"). */
+function parseSlot(value: unknown): Uint8Array {
+  if (typeof value === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(value)) {
+    return setLengthLeft(parseData(value.length % 2 === 0 ? value : `0x0${value.slice(2)}`), 32)
+  }
+  throw new ParamError(`expected a storage slot (0x-prefixed hex, at most 32 bytes), got ${JSON.stringify(value)}`)
+}
+
+function parseSlots(value: unknown): Uint8Array[] {
+  if (!Array.isArray(value)) throw new ParamError('expected an array of storage slots')
+  return value.map(parseSlot)
+}
+
+/** Account state at any block: every block's state root stays readable. */
+export const stateMethods: MethodTable = {
+  eth_getBalance: method([address('address'), blockOrLatest()], async (node, [who, ref]) => {
+    const account = await node.account(who, node.block(ref))
+    return bigIntToHex(account?.balance ?? 0n)
+  }),
+
+  eth_getTransactionCount: method([address('address'), blockOrLatest()], async (node, [who, ref]) => {
+    const block = node.block(ref)
+    const nonce = (await node.account(who, block))?.nonce ?? 0n
+    // `pending` counts the sender's pooled transactions that can run next, as geth does.
+    const pending = ref.kind === 'tag' && ref.tag === 'pending' ? node.pool.executableCount(who, nonce) : 0
+    return bigIntToHex(nonce + BigInt(pending))
+  }),
+
+  eth_getCode: method([address('address'), blockOrLatest()], async (node, [who, ref]) => {
+    const sandbox = await node.sandbox(node.block(ref))
+    return bytesToHex(await sandbox.read((vm) => vm.stateManager.getCode(createAddressFromString(who))))
+  }),
+
+  eth_getStorageAt: method([address('address'), custom('slot', parseSlot), blockOrLatest()], async (node, [who, slot, ref]) => {
+    const sandbox = await node.sandbox(node.block(ref))
+    const value = await sandbox.read((vm) => vm.stateManager.getStorage(createAddressFromString(who), slot))
+    return bytesToHex(setLengthLeft(value, 32))
+  }),
+
+  eth_getProof: method(
+    [address('address'), custom('storageKeys', parseSlots), blockRef('block')],
+    async (node, [who, slots, ref]) => {
+      const sandbox = await node.sandbox(node.block(ref))
+      const proof = await sandbox.read((vm) =>
+        getMerkleStateProof(vm.stateManager as MerkleStateManager, createAddressFromString(who), slots),
+      )
+      return {
+        address: who,
+        accountProof: proof.accountProof,
+        balance: proof.balance,
+        codeHash: proof.codeHash,
+        nonce: proof.nonce,
+        storageHash: proof.storageHash,
+        storageProof: proof.storageProof.map((entry, i) => ({
+          key: bytesToHex(slots[i]),
+          value: entry.value,
+          proof: entry.proof,
+        })),
+      }
+    },
+  ),
+}

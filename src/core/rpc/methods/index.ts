@@ -1,0 +1,23 @@
+import type { MethodTable } from '../method.ts'
+import { blockMethods } from './eth/blocks.ts'
+import { executionMethods } from './eth/execution.ts'
+import { feeMethods } from './eth/fees.ts'
+import { logMethods } from './eth/logs.ts'
+import { nodeMethods } from './eth/node.ts'
+import { stateMethods } from './eth/state.ts'
+import { transactionMethods } from './eth/transactions.ts'
+import { netMethods } from './net.ts'
+import { web3Methods } from './web3.ts'
+
+/** Every method the node serves, by name. */
+export const methods: MethodTable = {
+  ...nodeMethods,
+  ...feeMethods,
+  ...stateMethods,
+  ...executionMethods,
+  ...blockMethods,
+  ...transactionMethods,
+  ...logMethods,
+  ...netMethods,
+  ...web3Methods,
+}
