@@ -34,8 +34,7 @@ export function decodeRevertReason(data: Uint8Array): string | undefined {
     }
     if (selector === PANIC_SELECTOR && data.length === 4 + 32) {
       const code = bytesToBigInt(data.subarray(4))
-      const reason = PANIC_REASONS[code.toString()] ?? 'unknown panic code'
-      return `${reason} (0x${code.toString(16)})`
+      return PANIC_REASONS[code.toString()] ?? `unknown panic code: 0x${code.toString(16)}`
     }
   } catch {
     return undefined
