@@ -53,22 +53,21 @@ export class Miner {
   }
 
   /**
-   * Automine: mines one-transaction blocks, in pool order, until `hash` is mined or dropped, or
-   * is still waiting for a nonce gap to fill.
+   * Automine: mines one-transaction blocks, in pool order, while any transaction is executable
+   * (so a transaction that fills a nonce gap brings the queued ones after it along), then says
+   * what became of `hash`.
    */
   async mineThrough(hash: PrefixedHexString): Promise<Inclusion> {
     await this.lock.acquire()
     try {
-      for (;;) {
-        const mined = this.deps.chain.transaction(hash)
-        if (mined) return { status: 'mined', block: this.deps.chain.byNumber(mined.blockNumber)! }
-        const reason = this.dropped.get(hash)
-        if (reason !== undefined) return { status: 'dropped', reason }
-        if (!this.deps.pool.get(hash)) return { status: 'dropped', reason: 'transaction was removed from the pool' }
-        const next = await this.executable(1)
-        if (next.length === 0) return { status: 'waiting' }
+      for (let next = await this.executable(1); next.length > 0; next = await this.executable(1)) {
         await this.mineLocked(1, next)
       }
+      const mined = this.deps.chain.transaction(hash)
+      if (mined) return { status: 'mined', block: this.deps.chain.byNumber(mined.blockNumber)! }
+      const reason = this.dropped.get(hash)
+      if (reason !== undefined) return { status: 'dropped', reason }
+      return this.deps.pool.get(hash) ? { status: 'waiting' } : { status: 'dropped', reason: 'transaction was removed from the pool' }
     } finally {
       this.lock.release()
     }
