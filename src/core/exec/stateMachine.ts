@@ -37,21 +37,23 @@ export class StateMachine {
     return new StateMachine(common, nodes, vm, blockchain)
   }
 
-  /** A reusable sandbox at `stateRoot`; callers must go through `Sandbox.run`. */
+  /** A reusable sandbox at `stateRoot`; callers must go through `Sandbox.read`/`run`. */
   async sandbox(stateRoot: Uint8Array): Promise<Sandbox> {
     const key = bytesToHex(stateRoot)
-    const cached = this.sandboxes.get(key)
-    if (cached) {
-      // Refresh its place in the LRU order.
-      this.sandboxes.delete(key)
-      this.sandboxes.set(key, cached)
-      return cached
+    let sandbox = this.sandboxes.get(key)
+    if (sandbox) {
+      this.sandboxes.delete(key) // re-inserted below: most recently used last
+    } else if (this.sandboxes.size >= SANDBOX_CACHE_SIZE) {
+      // Every new block has a new root: moving the least recently used sandbox to it costs a
+      // cache reset, where a new VM would cost a Common copy and an EVM build on every block.
+      const [oldest, recycled] = this.sandboxes.entries().next().value!
+      this.sandboxes.delete(oldest)
+      await recycled.moveTo(stateRoot)
+      sandbox = recycled
+    } else {
+      sandbox = await this.freshSandbox(stateRoot)
     }
-    const sandbox = await this.freshSandbox(stateRoot)
     this.sandboxes.set(key, sandbox)
-    if (this.sandboxes.size > SANDBOX_CACHE_SIZE) {
-      this.sandboxes.delete(this.sandboxes.keys().next().value!)
-    }
     return sandbox
   }
 
@@ -68,6 +70,11 @@ export class Sandbox {
   private readonly lock = new Lock()
 
   constructor(readonly vm: VM) {}
+
+  /** Points this sandbox at another state root (waits for work in progress). */
+  async moveTo(stateRoot: Uint8Array): Promise<void> {
+    await this.read((vm) => vm.stateManager.setStateRoot(stateRoot))
+  }
 
   /** Runs a read-only `work` on this sandbox's state, one at a time. */
   async read<T>(work: (vm: VM) => Promise<T>): Promise<T> {
