@@ -1,0 +1,61 @@
+import { parseEther, Transaction } from 'ethers'
+import { afterEach, expect, test } from 'vitest'
+import type { Node } from '../../src/core/index.ts'
+import type { ChainCommit, Store } from '../../src/core/store/store.ts'
+import { DEV, devWallet, rpc, startNode } from '../support/chain.ts'
+
+/** A store that records commits and can be told to fail the next ones (a full disk, a quota). */
+class FlakyStore implements Store {
+  failing = false
+  commits: ChainCommit[] = []
+  async commit(commit: ChainCommit): Promise<void> {
+    if (this.failing) throw new Error('QuotaExceededError: the quota has been exceeded')
+    this.commits.push(commit)
+  }
+  async close(): Promise<void> {}
+}
+
+let node: Node
+afterEach(() => node?.close())
+
+test('a block the store refuses is not acknowledged, and the chain rolls back to its parent', async () => {
+  const store = new FlakyStore()
+  node = await startNode({ store })
+  const call = rpc(node)
+  const wallet = devWallet(node)
+  await (await wallet.sendTransaction({ to: DEV[1].address, value: parseEther('1') })).wait()
+  const head = await call<{ hash: string }>('eth_getBlockByNumber', 'latest', false)
+  const balance = await call('eth_getBalance', DEV[0].address, 'latest')
+
+  store.failing = true
+  const raw = await wallet.signTransaction({ to: DEV[1].address, value: parseEther('2'), nonce: 1, chainId: 260, gasLimit: 21_000, maxFeePerGas: 45_250_000n, maxPriorityFeePerGas: 0n, type: 2 })
+  const error = await call('eth_sendRawTransaction', raw).catch((e) => e)
+  expect(error.code).toBe(-32000)
+  expect(error.message).toMatch(/block 2 could not be stored \(QuotaExceededError.*\); the chain stays at block 1/)
+
+  // Nothing of the failed block is visible: head, state, nonce, the transaction itself.
+  expect(await call('eth_blockNumber')).toBe('0x1')
+  expect((await call<{ hash: string }>('eth_getBlockByNumber', 'latest', false)).hash).toBe(head.hash)
+  expect(await call('eth_getBalance', DEV[0].address, 'latest')).toBe(balance)
+  expect(await call('eth_getTransactionCount', DEV[0].address, 'pending')).toBe('0x1')
+  expect(await call('eth_getTransactionByHash', Transaction.from(raw).hash)).toBeNull()
+
+  // Once the store works again the same transaction goes through, and its block carries the
+  // trie nodes the failed commit could not write.
+  store.failing = false
+  const hash = await call<string>('eth_sendRawTransaction', raw)
+  expect(await call('eth_blockNumber')).toBe('0x2')
+  expect((await call<{ status: string }>('eth_getTransactionReceipt', hash)).status).toBe('0x1')
+  const last = store.commits.at(-1)!
+  expect(last.blocks.map((b) => b.number)).toEqual([2n])
+  expect(last.nodes.size).toBeGreaterThan(0)
+})
+
+test('the genesis block and every mined block reach the store, each in one commit', async () => {
+  const store = new FlakyStore()
+  node = await startNode({ store })
+  const wallet = devWallet(node)
+  for (let i = 0; i < 3; i++) await (await wallet.sendTransaction({ to: DEV[1].address, value: 1n })).wait()
+  expect(store.commits.map((c) => c.blocks.map((b) => b.number))).toEqual([[0n], [1n], [2n], [3n]])
+  expect(store.commits[0].nodes.size).toBeGreaterThan(0)
+})
