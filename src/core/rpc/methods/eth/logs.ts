@@ -50,19 +50,30 @@ function parseTopics(value: unknown): LogCriteria['topics'] {
   })
 }
 
-/** The block numbers a from/to pair spans now, or undefined when it spans none yet. */
-function span(node: Node, spec: LogFilterSpec, after?: bigint): [bigint, bigint] | undefined {
+function resolveNumber(node: Node, ref: BlockRef): bigint {
+  return ref.kind === 'number' ? ref.number : ref.kind === 'tag' ? node.chain.resolveTag(ref.tag).number : node.block(ref).number
+}
+
+/** geth refuses a range whose explicit block numbers run backwards, wherever the head is. */
+function checkOrder(spec: LogFilterSpec): void {
+  const { fromBlock: from, toBlock: to } = spec
+  if (from.kind === 'number' && to.kind === 'number' && from.number > to.number) {
+    throw new InvalidParamsError(`invalid block range params: fromBlock ${from.number} is after toBlock ${to.number}`)
+  }
+}
+
+/**
+ * The blocks an eth_getLogs / eth_getFilterLogs query spans now (clamped to the head), or
+ * undefined when it starts beyond the head.
+ */
+function queryRange(node: Node, spec: LogFilterSpec): [bigint, bigint] | undefined {
+  checkOrder(spec)
   const head = node.chain.head.number
-  const resolve = (ref: BlockRef) =>
-    ref.kind === 'number' ? ref.number : ref.kind === 'tag' ? node.chain.resolveTag(ref.tag).number : node.block(ref).number
-  let from = resolve(spec.fromBlock)
-  let to = resolve(spec.toBlock)
-  if (after !== undefined && after + 1n > from) from = after + 1n
+  const from = resolveNumber(node, spec.fromBlock)
+  let to = resolveNumber(node, spec.toBlock)
   if (to > head) to = head
   if (from > to) {
-    if (after === undefined && from <= head) {
-      throw new InvalidParamsError(`invalid block range params: fromBlock ${from} is after toBlock ${to}`)
-    }
+    if (from <= head) throw new InvalidParamsError(`invalid block range params: fromBlock ${from} is after toBlock ${to}`)
     return undefined
   }
   const limit = BigInt(node.config.limits.maxLogBlockRange)
@@ -72,8 +83,24 @@ function span(node: Node, spec: LogFilterSpec, after?: bigint): [bigint, bigint]
   return [from, to]
 }
 
-function logsIn(node: Node, criteria: LogCriteria, blocks: Iterable<BlockRecord>) {
-  const limit = node.config.limits.maxLogResults
+/**
+ * The blocks mined since a log filter's last poll that its range admits. Like geth, a tag
+ * (`latest` …) bounds nothing here: a filter from `latest` reports every new block, not just
+ * the head at poll time. No range limit: the cursor must always be able to move on.
+ */
+function changesRange(node: Node, spec: LogFilterSpec, lastBlock: bigint): [bigint, bigint] | undefined {
+  const head = node.chain.head.number
+  let from = lastBlock + 1n
+  let to = head
+  if (spec.fromBlock.kind !== 'tag') from = max(from, resolveNumber(node, spec.fromBlock))
+  if (spec.toBlock.kind !== 'tag') to = min(to, resolveNumber(node, spec.toBlock))
+  return from <= to ? [from, to] : undefined
+}
+
+const max = (a: bigint, b: bigint) => (a > b ? a : b)
+const min = (a: bigint, b: bigint) => (a < b ? a : b)
+
+function logsIn(node: Node, criteria: LogCriteria, blocks: Iterable<BlockRecord>, limit = node.config.limits.maxLogResults) {
   return new LogMatcher(criteria)
     .collect(blocks, limit, () => {
       throw new LimitExceededError(`query returned more than ${limit} results; narrow the block range or the filter`)
@@ -81,14 +108,20 @@ function logsIn(node: Node, criteria: LogCriteria, blocks: Iterable<BlockRecord>
     .map(({ log, tx, block }) => formatLog(log, tx, block))
 }
 
-function logsOf(node: Node, query: LogQuery, after?: bigint) {
+function logsOf(node: Node, query: LogQuery) {
   if (query.blockHash) {
     const block = node.chain.blockByHash(query.blockHash)
     if (!block) throw new ServerError(`unknown block ${query.blockHash}`)
     return logsIn(node, query.criteria, [block])
   }
-  const range = span(node, query, after)
+  const range = queryRange(node, query)
   return range ? logsIn(node, query.criteria, node.chain.range(...range)) : []
+}
+
+/** New logs for a filter: unbounded, as geth's (an error would leave the filter stuck). */
+function logChanges(node: Node, spec: LogFilterSpec, lastBlock: bigint) {
+  const range = changesRange(node, spec, lastBlock)
+  return range ? logsIn(node, spec.criteria, node.chain.range(...range), Infinity) : []
 }
 
 const filterId = () => custom('filterId', (value) => {
@@ -104,6 +137,7 @@ export const logMethods: MethodTable = {
 
   eth_newFilter: method([custom('filter', parseLogQuery)], (node, [query]) => {
     if (query.blockHash) throw new InvalidParamsError('invalid argument 0 (filter): filters take fromBlock/toBlock, not blockHash')
+    checkOrder(query)
     return node.filters.install({ kind: 'logs', spec: query, lastBlock: node.chain.head.number })
   }),
 
@@ -125,7 +159,7 @@ export const logMethods: MethodTable = {
         return hashes
       }
       case 'logs': {
-        const logs = logsOf(node, filter.spec, filter.lastBlock < head ? filter.lastBlock : head)
+        const logs = logChanges(node, filter.spec, filter.lastBlock)
         filter.lastBlock = head
         return logs
       }
