@@ -36,8 +36,13 @@ export async function handleJsonRpc(
         new InvalidRequestError(`batch too large: ${body.length} calls, the limit is ${options.limits.maxBatchLength}`),
       )
     }
-    const replies = await Promise.all(body.map((call) => handleCall(call, dispatch, options.pathMethod)))
-    const answered = replies.filter((reply): reply is JsonRpcResponse => reply !== undefined)
+    // One after another, as geth does: a call sees what the calls before it did (the receipt
+    // of a transaction sent earlier in the same batch, the next nonce).
+    const answered: JsonRpcResponse[] = []
+    for (const call of body) {
+      const reply = await handleCall(call, dispatch, options.pathMethod)
+      if (reply) answered.push(reply)
+    }
     return answered.length > 0 ? answered : undefined
   }
   return handleCall(body, dispatch, options.pathMethod)
