@@ -1,8 +1,11 @@
 import type { Block } from '@ethereumjs/block'
 import { createTx, TransactionType, type TypedTransaction } from '@ethereumjs/tx'
+import type { Message } from '@ethereumjs/evm'
 import {
   Account,
   bytesToHex,
+  equalsBytes,
+  KECCAK256_NULL,
   createAddressFromString,
   createZeroAddress,
   hexToBytes,
@@ -76,6 +79,8 @@ export async function runCall(vm: VM, context: Block, request: CallRequest, gasL
     throw new ServerError(`insufficient funds for gas * price + value: address ${from.toString()} have ${balance} want ${value}`)
   }
   const tx = impersonatedTransaction(vm, context, request, from, account?.nonce ?? 0n, gasLimit)
+  if (!isPriced(request)) await creditGasMoney(vm, from, account, gasLimit * (context.header.baseFeePerGas ?? 0n))
+  const restoreCode = account && !equalsBytes(account.codeHash, KECCAK256_NULL) ? await hideCode(vm, from) : undefined
   try {
     return await runTx(vm, {
       tx,
@@ -87,7 +92,48 @@ export async function runCall(vm: VM, context: Block, request: CallRequest, gasL
     })
   } catch (error) {
     throw new ServerError(engineMessage(error))
+  } finally {
+    restoreCode?.()
   }
+}
+
+/**
+ * geth and anvil let a call come from a contract (simulating a multisig or an ERC-4337 entry
+ * point), but runTx refuses senders with code (EIP-3607) and has no switch for it. The sender
+ * is shown to runTx's checks without code and gets it back when execution starts, so calls
+ * back into it still find it. Returns the listener's removal.
+ */
+async function hideCode(vm: VM, from: Address): Promise<() => void> {
+  const sm = vm.stateManager
+  const account = (await sm.getAccount(from))!
+  const codeHash = account.codeHash
+  await sm.putAccount(from, new Account(account.nonce, account.balance, account.storageRoot, KECCAK256_NULL))
+  // Two parameters: ethereumjs then waits for `resume` before it runs the message.
+  const restore = (message: Message, resume?: () => void) => {
+    if (message.depth !== 0) return resume!()
+    sm.getAccount(from)
+      .then((now) => sm.putAccount(from, new Account(now!.nonce, now!.balance, now!.storageRoot, codeHash)))
+      .then(resume, resume)
+  }
+  vm.evm.events!.on('beforeMessage', restore)
+  return () => vm.evm.events!.off('beforeMessage', restore)
+}
+
+/** Whether the caller named a gas price; geth and anvil run unpriced calls for free. */
+function isPriced(request: CallRequest): boolean {
+  return (request.gasPrice ?? 0n) > 0n || (request.maxFeePerGas ?? 0n) > 0n
+}
+
+/**
+ * An unpriced call still runs at the base fee (BASEFEE must be the block's), so runTx takes
+ * gas · baseFee from the sender up front. Crediting that amount first makes the sender see its
+ * own balance during the call, as it would at price 0 (`msg.sender.balance`, BALANCE).
+ */
+async function creditGasMoney(vm: VM, from: Address, account: Account | undefined, amount: bigint): Promise<void> {
+  const credited = account
+    ? new Account(account.nonce, account.balance + amount, account.storageRoot, account.codeHash)
+    : new Account(0n, amount)
+  await vm.stateManager.putAccount(from, credited)
 }
 
 /** Turns a failed execution into geth's errors: code 3 with the revert data, else -32000. */

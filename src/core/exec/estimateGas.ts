@@ -1,4 +1,5 @@
 import type { Block } from '@ethereumjs/block'
+import { EVMError } from '@ethereumjs/evm'
 import { createAddressFromString, KECCAK256_NULL, equalsBytes } from '@ethereumjs/util'
 import type { RunTxResult, VM } from '@ethereumjs/vm'
 import { ServerError } from '../rpc/errors.ts'
@@ -50,7 +51,9 @@ export async function estimateGas(vm: VM, context: Block, request: CallRequest, 
 
   const top = await attempt(hi)
   if (!top.ok) {
-    if (top.result) assertSuccess(top.result)
+    // Running out of gas at the ceiling means the ceiling is the problem (geth's wording);
+    // any other failure (a revert, an invalid opcode) fails at every limit and is reported.
+    if (top.result && top.result.execResult.exceptionError?.error !== EVMError.errorMessages.OUT_OF_GAS) assertSuccess(top.result)
     throw new ServerError(`gas required exceeds allowance (${hi})`)
   }
   const used = top.result!.totalGasSpent
