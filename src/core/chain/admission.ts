@@ -1,4 +1,4 @@
-import { Capability, TransactionType, type TypedTransaction } from '@ethereumjs/tx'
+import { Capability, type TypedTransaction } from '@ethereumjs/tx'
 import type { Account } from '@ethereumjs/util'
 import { TransactionRejectedError } from '../rpc/errors.ts'
 import type { SignedTransaction } from '../exec/rawTransaction.ts'
@@ -44,13 +44,6 @@ export function checkAdmission(signed: SignedTransaction, ctx: AdmissionContext)
     throw new TransactionRejectedError(
       `max fee per gas less than block base fee: address ${from}, maxFeePerGas: ${feeCap}, baseFee: ${ctx.baseFeePerGas}`,
     )
-  }
-
-  if (tx.type === TransactionType.EOACodeEIP7702) {
-    if (tx.to === undefined) throw new TransactionRejectedError('EIP-7702 transaction cannot be contract creation')
-    if ((tx as { authorizationList: unknown[] }).authorizationList.length === 0) {
-      throw new TransactionRejectedError('EIP-7702 transaction with empty auth list')
-    }
   }
 
   const balance = ctx.account?.balance ?? 0n

@@ -78,8 +78,12 @@ function declaredChainId(raw: Uint8Array, typed: boolean): bigint | undefined {
 
 function decodeFailure(error: unknown): Error {
   const message = engineMessage(error)
-  if (/signature|s-value|v value|recovery/i.test(message)) {
+  if (/signature|s-value|v value|y-parity|recovery/i.test(message)) {
     return new TransactionRejectedError(`invalid transaction v, r, s values: ${message}`)
+  }
+  // ethereumjs refuses it while decoding; geth's txpool names it (and so do clients that match).
+  if (/authorization list is empty/.test(message)) {
+    return new TransactionRejectedError('EIP-7702 transaction with empty auth list')
   }
   if (/maxFeePerGas cannot be less than maxPriorityFeePerGas/.test(message)) {
     return new TransactionRejectedError('max priority fee per gas higher than max fee per gas')

@@ -1,5 +1,11 @@
-import { Capability, TransactionType, type TypedTransaction } from '@ethereumjs/tx'
-import { bigIntToHex, bytesToHex, type PrefixedHexString } from '@ethereumjs/util'
+import { Capability, isEOACode7702Tx, TransactionType, type TypedTransaction } from '@ethereumjs/tx'
+import {
+  bigIntToHex,
+  bytesToBigInt,
+  bytesToHex,
+  type EOACode7702AuthorizationListBytesItem,
+  type PrefixedHexString,
+} from '@ethereumjs/util'
 import { maxFeePerGas, maxPriorityFeePerGas } from '../../chain/admission.ts'
 import { effectiveGasPrice } from '../../chain/blockRecord.ts'
 import type { BlockRecord, TransactionRecord } from '../../chain/records.ts'
@@ -42,9 +48,7 @@ export function formatTransaction(
   out.s = bigIntToHex(tx.s!)
   out.type = bigIntToHex(BigInt(tx.type))
   if (tx.supports(Capability.EIP2930AccessLists)) out.accessList = (tx.toJSON() as { accessList: unknown }).accessList
-  if (tx.type === TransactionType.EOACodeEIP7702) {
-    out.authorizationList = (tx.toJSON() as { authorizationList: unknown }).authorizationList
-  }
+  if (isEOACode7702Tx(tx)) out.authorizationList = tx.authorizationList.map(formatAuthorization)
   out.maxFeePerGas = bigIntToHex(maxFeePerGas(tx))
   out.maxPriorityFeePerGas = bigIntToHex(maxPriorityFeePerGas(tx))
   const chainId = typed || tx.v! > 28n ? tx.common.chainId() : undefined
@@ -52,6 +56,22 @@ export function formatTransaction(
   out.l1BatchNumber = block ? bigIntToHex(block.l1BatchNumber) : null
   out.l1BatchTxIndex = placement ? bigIntToHex(BigInt(placement.index)) : null
   return out
+}
+
+/**
+ * One EIP-7702 authorization as geth serializes it: quantities in minimal hex. ethereumjs's
+ * toJSON gives the raw RLP bytes instead ("0x0104", "0x" for zero), which clients parse wrong.
+ */
+function formatAuthorization([chainId, address, nonce, yParity, r, s]: EOACode7702AuthorizationListBytesItem) {
+  const quantity = (bytes: Uint8Array) => bigIntToHex(bytesToBigInt(bytes))
+  return {
+    chainId: quantity(chainId),
+    address: bytesToHex(address),
+    nonce: quantity(nonce),
+    yParity: quantity(yParity),
+    r: quantity(r),
+    s: quantity(s),
+  }
 }
 
 export function formatMinedTransaction(record: TransactionRecord, block: BlockRecord): Record<string, unknown> {

@@ -60,7 +60,8 @@ function rewards(block: BlockRecord, percentiles: number[]): string[] {
   let index = 0
   let sum = Number(txs[0].gas)
   return percentiles.map((p) => {
-    const threshold = (total * p) / 100
+    // geth truncates the threshold to whole gas; a fractional one would reach one tx too far.
+    const threshold = Math.floor((total * p) / 100)
     while (sum < threshold && index < txs.length - 1) sum += Number(txs[++index].gas)
     return bigIntToHex(txs[index].tip)
   })
