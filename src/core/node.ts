@@ -18,7 +18,7 @@ import type { SignedTransaction } from './exec/rawTransaction.ts'
 import { StateMachine, type Sandbox } from './exec/stateMachine.ts'
 import { TrieNodeStore } from './exec/trieNodeStore.ts'
 import { handleJsonRpc, handleJsonRpcText, type JsonRpcResponse } from './rpc/envelope.ts'
-import { MethodNotFoundError, ServerError, TransactionRejectedError } from './rpc/errors.ts'
+import { MethodNotFoundError, ServerError, toRpcError, TransactionRejectedError } from './rpc/errors.ts'
 import { methods } from './rpc/methods/index.ts'
 import { MemoryStore } from './store/memoryStore.ts'
 import type { Store } from './store/store.ts'
@@ -86,7 +86,12 @@ export class Node {
     if (this.closed) throw new ServerError('the node is closed')
     const spec = Object.hasOwn(methods, method) ? methods[method] : undefined
     if (!spec) throw new MethodNotFoundError(method)
-    return spec.call(this, params)
+    try {
+      return await spec.call(this, params)
+    } catch (error) {
+      // EIP-1193 callers see what an HTTP client sees: always a code, never a bare Error.
+      throw toRpcError(error)
+    }
   }
 
   handle(body: unknown, pathMethod?: string): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {

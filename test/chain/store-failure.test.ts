@@ -1,6 +1,6 @@
 import { parseEther, Transaction } from 'ethers'
 import { afterEach, expect, test } from 'vitest'
-import type { Node } from '../../src/core/index.ts'
+import type { Node, RpcError } from '../../src/core/index.ts'
 import type { ChainCommit, Store } from '../../src/core/store/store.ts'
 import { DEV, devWallet, rpc, startNode } from '../support/chain.ts'
 
@@ -29,7 +29,10 @@ test('a block the store refuses is not acknowledged, and the chain rolls back to
 
   store.failing = true
   const raw = await wallet.signTransaction({ to: DEV[1].address, value: parseEther('2'), nonce: 1, chainId: 260, gasLimit: 21_000, maxFeePerGas: 45_250_000n, maxPriorityFeePerGas: 0n, type: 2 })
-  const error = await call('eth_sendRawTransaction', raw).catch((e) => e)
+  const error = (await call('eth_sendRawTransaction', raw).then(
+    () => expect.unreachable('the transaction was acknowledged'),
+    (e: unknown) => e,
+  )) as RpcError
   expect(error.code).toBe(-32000)
   expect(error.message).toMatch(/block 2 could not be stored \(QuotaExceededError.*\); the chain stays at block 1/)
 
