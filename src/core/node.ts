@@ -5,6 +5,7 @@ import { sha256 } from '@noble/hashes/sha2.js'
 import { genRequestsRoot } from '@ethereumjs/block'
 import { checkAdmission } from './chain/admission.ts'
 import { Chain, type BlockRef } from './chain/chain.ts'
+import { ChainWriter } from './chain/chainWriter.ts'
 import { BlockClock } from './chain/clock.ts'
 import { deriveDevAccounts, type DevAccount } from './chain/devAccounts.ts'
 import { FilterRegistry } from './chain/filters.ts'
@@ -20,8 +21,9 @@ import { TrieNodeStore } from './exec/trieNodeStore.ts'
 import { handleJsonRpc, handleJsonRpcText, type JsonRpcResponse } from './rpc/envelope.ts'
 import { MethodNotFoundError, ServerError, toRpcError, TransactionRejectedError } from './rpc/errors.ts'
 import { methods } from './rpc/methods/index.ts'
-import { MemoryStore } from './store/memoryStore.ts'
-import type { Store } from './store/store.ts'
+import { decodeBlockRecord } from './store/blockCodec.ts'
+import { EphemeralStore } from './store/memoryStore.ts'
+import { SCHEMA_VERSION, type PersistedChain, type Store } from './store/store.ts'
 
 export interface RequestArguments {
   method: string
@@ -58,13 +60,14 @@ export class Node {
     readonly state: StateMachine,
     readonly clock: BlockClock,
     readonly store: Store,
+    readonly writer: ChainWriter,
   ) {
     this.filters = new FilterRegistry(config.limits, config.now)
     this.miner = new Miner({
       state,
       chain,
       pool: this.pool,
-      store,
+      writer,
       clock,
       blockGasLimit: config.blockGasLimit,
       baseFeePerGas: config.gasPrice,
@@ -187,20 +190,51 @@ export class Node {
   }
 }
 
+/** A stored chain that this node cannot open (another chain id, a newer schema, damage). */
+export class ChainStoreError extends Error {
+  override name = 'ChainStoreError'
+}
+
 export async function createNode(options: NodeConfig = {}): Promise<Node> {
   const config = resolveConfig(options)
   const common = createChainCommon(config.chainId)
   const accounts = await deriveDevAccounts(config.mnemonic, config.accounts)
-  const nodes = new TrieNodeStore()
+  const store = options.store ?? new EphemeralStore()
+  const persisted = await store.load()
+  const nodes = new TrieNodeStore(persisted?.nodes)
   const chain = new Chain()
   const state = await StateMachine.create(common, nodes, (n) => chain.byNumber(n)?.header.hash())
   const clock = new BlockClock(config.now)
+  const writer = new ChainWriter(store, chain, nodes, config.chainId)
 
-  const genesis = await createGenesis(state, common, config, accounts, clock.now())
-  chain.append(genesis)
-  const store = options.store ?? new MemoryStore()
-  await store.commit({ nodes: nodes.drainNew(), blocks: [genesis] })
-  return new Node(config, common, accounts, chain, state, clock, store)
+  if (persisted) {
+    restoreChain(persisted, chain, common, config.chainId)
+    await state.vm.stateManager.setStateRoot(chain.head.header.stateRoot)
+  } else {
+    chain.append(await createGenesis(state, common, config, accounts, clock.now()))
+    await writer.commit([chain.head])
+  }
+  return new Node(config, common, accounts, chain, state, clock, store, writer)
+}
+
+/** Rebuilds the in-memory chain from a store, refusing what this version cannot read. */
+function restoreChain(persisted: PersistedChain, chain: Chain, common: Common, chainId: number): void {
+  const { meta, blocks } = persisted
+  if (meta.schemaVersion > SCHEMA_VERSION) {
+    throw new ChainStoreError(
+      `the stored chain was written by a newer pagenode (schema ${meta.schemaVersion}; this version reads ${SCHEMA_VERSION}): upgrade pagenode or use another store`,
+    )
+  }
+  if (meta.chainId !== chainId) {
+    throw new ChainStoreError(`the stored chain has chain id ${meta.chainId}, not ${chainId}: open it with chainId ${meta.chainId} or use another store`)
+  }
+  if (BigInt(blocks.length) !== meta.headNumber + 1n) {
+    throw new ChainStoreError(`the stored chain is incomplete: its head is block ${meta.headNumber} but ${blocks.length} blocks are stored`)
+  }
+  for (const bytes of blocks) chain.append(decodeBlockRecord(bytes, common))
+  if (chain.byNumber(0n)!.hash !== meta.genesisHash) {
+    throw new ChainStoreError('the stored chain is damaged: its genesis block does not match its record')
+  }
 }
 
 /** Block 0: the dev accounts funded, a real header over that state. */

@@ -1,18 +1,19 @@
 import { parseEther, Transaction } from 'ethers'
 import { afterEach, expect, test } from 'vitest'
 import type { Node, RpcError } from '../../src/core/index.ts'
-import type { ChainCommit, Store } from '../../src/core/store/store.ts'
+import { MemoryStore } from '../../src/core/store/memoryStore.ts'
+import type { ChainCommit } from '../../src/core/store/store.ts'
 import { DEV, devWallet, rpc, startNode } from '../support/chain.ts'
 
 /** A store that records commits and can be told to fail the next ones (a full disk, a quota). */
-class FlakyStore implements Store {
+class FlakyStore extends MemoryStore {
   failing = false
   commits: ChainCommit[] = []
-  async commit(commit: ChainCommit): Promise<void> {
+  override async commit(commit: ChainCommit): Promise<void> {
     if (this.failing) throw new Error('QuotaExceededError: the quota has been exceeded')
     this.commits.push(commit)
+    await super.commit(commit)
   }
-  async close(): Promise<void> {}
 }
 
 let node: Node
@@ -60,5 +61,6 @@ test('the genesis block and every mined block reach the store, each in one commi
   const wallet = devWallet(node)
   for (let i = 0; i < 3; i++) await (await wallet.sendTransaction({ to: DEV[1].address, value: 1n })).wait()
   expect(store.commits.map((c) => c.blocks.map((b) => b.number))).toEqual([[0n], [1n], [2n], [3n]])
+  expect(store.commits.map((c) => c.meta.headNumber)).toEqual([0n, 1n, 2n, 3n])
   expect(store.commits[0].nodes.size).toBeGreaterThan(0)
 })

@@ -3,9 +3,9 @@ import { createAddressFromString } from '@ethereumjs/util'
 import { produceBlock } from '../exec/blockProducer.ts'
 import type { StateMachine } from '../exec/stateMachine.ts'
 import { ServerError } from '../rpc/errors.ts'
-import type { Store } from '../store/store.ts'
 import { toBlockRecord } from './blockRecord.ts'
 import type { Chain } from './chain.ts'
+import type { ChainWriter } from './chainWriter.ts'
 import type { BlockClock } from './clock.ts'
 import type { BlockRecord } from './records.ts'
 import type { PoolEntry, TxPool } from './txPool.ts'
@@ -14,7 +14,7 @@ export interface MinerDeps {
   state: StateMachine
   chain: Chain
   pool: TxPool
-  store: Store
+  writer: ChainWriter
   clock: BlockClock
   blockGasLimit: bigint
   baseFeePerGas: bigint
@@ -84,7 +84,7 @@ export class Miner {
   }
 
   private async mineLocked(maxTransactions: number, selected?: PoolEntry[]): Promise<BlockRecord> {
-    const { state, chain, pool, store, clock } = this.deps
+    const { state, chain, pool, writer, clock } = this.deps
     const entries = selected ?? (await this.executable(maxTransactions))
     const parent = chain.head
     const produced = await produceBlock(
@@ -109,13 +109,11 @@ export class Miner {
     }
 
     chain.append(record)
-    const nodes = state.nodes.drainNew()
     try {
-      await store.commit({ nodes, blocks: [record] })
+      await writer.commit([record])
     } catch (error) {
       chain.truncate(parent.number)
       await state.vm.stateManager.setStateRoot(parent.header.stateRoot)
-      state.nodes.restoreNew(nodes)
       for (const entry of taken) pool.add(entry, entry.receivedAtMs)
       const why = error instanceof Error ? error.message : String(error)
       throw new ServerError(`block ${record.number} could not be stored (${why}); the chain stays at block ${parent.number}`)

@@ -1,10 +1,42 @@
-import type { ChainCommit, Store } from './store.ts'
+import type { ChainCommit, ChainMeta, PersistedChain, Store } from './store.ts'
 
 /**
- * The store of a chain that lives only as long as its node: the node's in-memory chain already
- * holds everything, so a commit has nothing to copy and cannot fail.
+ * Keeps the committed chain in this JS realm: what `load` returns is exactly what was committed,
+ * so a second node opened on the same MemoryStore finds the chain (how tests simulate a restart,
+ * and the base of the CLI's file store).
  */
 export class MemoryStore implements Store {
-  async commit(_commit: ChainCommit): Promise<void> {}
+  private meta: ChainMeta | undefined
+  private readonly nodes = new Map<string, Uint8Array>()
+  private blocks: Uint8Array[] = []
+
+  async load(): Promise<PersistedChain | undefined> {
+    if (!this.meta) return undefined
+    return { meta: { ...this.meta }, nodes: this.nodes.entries(), blocks: [...this.blocks] }
+  }
+
+  async commit({ meta, nodes, blocks, dropAbove }: ChainCommit): Promise<void> {
+    if (dropAbove !== undefined) this.blocks.length = Number(dropAbove) + 1
+    for (const [key, value] of nodes) this.nodes.set(key, value)
+    for (const { number, bytes } of blocks) this.blocks[Number(number)] = bytes
+    this.meta = meta
+  }
+
+  async wipe(): Promise<void> {
+    this.meta = undefined
+    this.nodes.clear()
+    this.blocks = []
+  }
+
+  async close(): Promise<void> {}
+}
+
+/** The default store of a node nobody asked to keep: nothing is copied, nothing survives. */
+export class EphemeralStore implements Store {
+  async load(): Promise<PersistedChain | undefined> {
+    return undefined
+  }
+  async commit(): Promise<void> {}
+  async wipe(): Promise<void> {}
   async close(): Promise<void> {}
 }

@@ -1,18 +1,43 @@
-import type { BlockRecord } from '../chain/records.ts'
-
-/** Everything one state change adds to the chain, written atomically (DESIGN §5). */
-export interface ChainCommit {
-  /** New trie nodes and contract code, content-addressed. */
-  nodes: Map<string, Uint8Array>
-  /** New blocks, in order, with their transactions, receipts and logs. */
-  blocks: BlockRecord[]
-}
-
 /**
- * Where the chain is kept. The node keeps everything it reads in memory; a store is written to
- * on every state change and a change is acknowledged only after `commit` resolved.
+ * Where a chain is kept. The node holds everything it reads in memory and only writes here: one
+ * `commit` per state change, atomic, and a change is acknowledged only once its commit resolved.
+ * A store knows nothing of blocks or tries: it keeps opaque bytes under keys (DESIGN §5).
  */
 export interface Store {
+  /** The chain as last committed, or undefined for an empty store. */
+  load(): Promise<PersistedChain | undefined>
   commit(commit: ChainCommit): Promise<void>
+  /** Forgets the chain (a reset, or a chain that cannot be read). */
+  wipe(): Promise<void>
   close(): Promise<void>
+}
+
+/** Bumped when the stored layout changes; a store written by a newer version is refused. */
+export const SCHEMA_VERSION = 1
+
+/** What identifies a stored chain and where its head is. */
+export interface ChainMeta {
+  schemaVersion: number
+  chainId: number
+  genesisHash: string
+  headNumber: bigint
+}
+
+export interface PersistedChain {
+  meta: ChainMeta
+  /** Trie nodes and contract code, content-addressed. */
+  nodes: Iterable<[string, Uint8Array]>
+  /** Encoded block records (store/blockCodec.ts), block 0 first, up to the head. */
+  blocks: Uint8Array[]
+}
+
+/** Everything one state change adds, written in one atomic step. */
+export interface ChainCommit {
+  meta: ChainMeta
+  /** New trie nodes and code (nodes are never deleted: every old root stays readable). */
+  nodes: Map<string, Uint8Array>
+  /** New blocks in order, each encoded, keyed by number. */
+  blocks: { number: bigint; bytes: Uint8Array }[]
+  /** Blocks above this number are gone (a failed or reverted tail), before `blocks` are added. */
+  dropAbove?: bigint
 }
