@@ -23,6 +23,8 @@ export const browserDeps = [
   '@noble/hashes',
   '@scure/bip32',
   '@scure/bip39',
+  'comlink',
+  'idb',
 ]
 
 /** The playground app: `demo/` is the site, `public/` its static root, `dist/` the build. */

@@ -7,48 +7,8 @@ import type { Node } from '../../../node.ts'
 import { InvalidParamsError, LimitExceededError, ServerError } from '../../errors.ts'
 import { formatLog } from '../../format/log.ts'
 import { method, type MethodTable } from '../../method.ts'
-import { custom, field, ParamError, parseAddress, parseBlockRef, parseHash, parseObject } from '../../params.ts'
-
-const LATEST: BlockRef = { kind: 'tag', tag: 'latest' }
-const MAX_TOPICS = 4
-
-interface LogQuery extends LogFilterSpec {
-  blockHash?: PrefixedHexString
-}
-
-function parseLogQuery(value: unknown): LogQuery {
-  const object = parseObject(value)
-  const present = (key: string) => object[key] !== undefined && object[key] !== null
-  const blockHash = present('blockHash') ? field(object, 'blockHash', parseHash) : undefined
-  if (blockHash && (present('fromBlock') || present('toBlock'))) {
-    throw new ParamError('cannot specify both blockHash and fromBlock/toBlock, choose one or the other')
-  }
-  return {
-    blockHash,
-    fromBlock: present('fromBlock') ? field(object, 'fromBlock', parseBlockRef) : LATEST,
-    toBlock: present('toBlock') ? field(object, 'toBlock', parseBlockRef) : LATEST,
-    criteria: {
-      addresses: present('address') ? field(object, 'address', parseAddresses) : null,
-      topics: present('topics') ? field(object, 'topics', parseTopics) : [],
-    },
-  }
-}
-
-function parseAddresses(value: unknown): PrefixedHexString[] | null {
-  if (typeof value === 'string') return [parseAddress(value)]
-  if (Array.isArray(value)) return value.length === 0 ? null : value.map(parseAddress)
-  throw new ParamError(`expected an address or an array of addresses, got ${JSON.stringify(value)}`)
-}
-
-function parseTopics(value: unknown): LogCriteria['topics'] {
-  if (!Array.isArray(value)) throw new ParamError('expected an array of topics')
-  if (value.length > MAX_TOPICS) throw new ParamError(`exceed max topics: at most ${MAX_TOPICS} positions`)
-  return value.map((position) => {
-    if (position === null) return null
-    if (Array.isArray(position)) return position.length === 0 ? null : position.map(parseHash)
-    return [parseHash(position)]
-  })
-}
+import { parseLogQuery, type LogQuery } from '../../logFilterObject.ts'
+import { custom, ParamError } from '../../params.ts'
 
 function resolveNumber(node: Node, ref: BlockRef): bigint {
   return ref.kind === 'number' ? ref.number : ref.kind === 'tag' ? node.chain.resolveTag(ref.tag).number : node.block(ref).number

@@ -1,0 +1,60 @@
+/**
+ * What the page, its node worker and the other tabs' workers say to each other. Errors travel as
+ * values ({ok: false, error}) rather than as Comlink throws, whose handler keeps only name and
+ * message: an EIP-1193 error must arrive with its code and data (revert bytes) intact.
+ */
+import type { MiningConfig } from '../core/config.ts'
+
+export type Durability = 'relaxed' | 'strict'
+
+/** Options a page passes to its worker (the serialisable part of startNode's options). */
+export interface WorkerOptions {
+  name: string
+  persist: boolean
+  chainId?: number
+  mining?: MiningConfig
+  durability: Durability
+}
+
+export type Role = 'leader' | 'follower'
+
+export interface NodeInfo {
+  role: Role
+  chainId: string
+  accounts: string[]
+}
+
+export interface RpcFailure {
+  code: number
+  message: string
+  data?: unknown
+}
+
+export type Outcome = { ok: true; result: unknown } | { ok: false; error: RpcFailure }
+
+/** Pushed from the worker to its page. */
+export type WorkerEvent =
+  | { type: 'subscription'; subscription: string; result: unknown }
+  | { type: 'role'; role: Role }
+
+/** The API a node worker exposes to its page over Comlink. */
+export interface WorkerApi {
+  /** Starts (or joins, as a follower) the chain `options.name`; `events` receives pushes. */
+  start(options: WorkerOptions, events: (event: WorkerEvent) => void): Promise<NodeInfo>
+  request(method: string, params: unknown): Promise<Outcome>
+  stop(): Promise<void>
+}
+
+/** Names of the Web Lock and BroadcastChannels of one chain, shared by every tab. */
+export const channelNames = (name: string) => ({
+  leaderLock: `pagenode:${name}:leader`,
+  rpc: `pagenode:${name}:rpc`,
+})
+
+/** Messages on the rpc channel: calls from followers (and, later, the service worker). */
+export type ChannelMessage =
+  | { type: 'call'; id: string; method: string; params: unknown }
+  | { type: 'ack'; id: string }
+  | { type: 'outcome'; id: string; outcome: Outcome }
+  | { type: 'subscription'; tab: string; subscription: string; result: unknown }
+  | { type: 'leader'; epoch: string }
