@@ -43,11 +43,10 @@ export async function startNode(options: StartOptions = {}): Promise<PageNode> {
     end(`the node worker failed: ${event.message || 'unknown error'}`)
   })
 
-  let provider: PagenodeProvider | undefined
   let role: Role = 'leader'
   const onEvent = (event: WorkerEvent) => {
     if (event.type === 'role') role = event.role
-    else provider?.emit('message', { type: 'eth_subscription', data: { subscription: event.subscription, result: event.result } })
+    else provider.emit('message', { type: 'eth_subscription', data: { subscription: event.subscription, result: event.result } })
   }
 
   let ended = false
@@ -55,7 +54,7 @@ export async function startNode(options: StartOptions = {}): Promise<PageNode> {
     if (ended) return
     ended = true
     reportDeath(message)
-    provider?.disconnect(message)
+    provider.disconnect(message)
     worker.terminate()
   }
 
@@ -64,6 +63,7 @@ export async function startNode(options: StartOptions = {}): Promise<PageNode> {
       ok: false as const,
       error: { code: DISCONNECTED, message: error.message },
     }))
+  const provider = new PagenodeProvider(transport)
 
   let info: NodeInfo
   try {
@@ -78,10 +78,9 @@ export async function startNode(options: StartOptions = {}): Promise<PageNode> {
     end('the node could not start')
     throw error
   }
-  provider = new PagenodeProvider(transport)
   role = info.role
   // On a later task, so that listeners attached right after `await startNode()` hear it.
-  setTimeout(() => provider!.emit('connect', { chainId: info.chainId }))
+  setTimeout(() => provider.emit('connect', { chainId: info.chainId }))
 
   return {
     provider,
