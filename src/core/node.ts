@@ -209,10 +209,12 @@ export async function createNode(options: NodeConfig = {}): Promise<Node> {
 
   if (persisted) {
     restoreChain(persisted, chain, common, config.chainId)
+    writer.restored(chain.head.number)
     await state.vm.stateManager.setStateRoot(chain.head.header.stateRoot)
   } else {
     chain.append(await createGenesis(state, common, config, accounts, clock.now()))
-    await writer.commit([chain.head])
+    writer.enqueue(chain.head)
+    await writer.durable(0n)
   }
   return new Node(config, common, accounts, chain, state, clock, store, writer)
 }

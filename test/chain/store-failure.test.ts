@@ -1,4 +1,4 @@
-import { parseEther, Transaction } from 'ethers'
+import { parseEther, Transaction, Wallet } from 'ethers'
 import { afterEach, expect, test } from 'vitest'
 import type { Node, RpcError } from '../../src/core/index.ts'
 import { MemoryStore } from '../../src/core/store/memoryStore.ts'
@@ -35,7 +35,7 @@ test('a block the store refuses is not acknowledged, and the chain rolls back to
     (e: unknown) => e,
   )) as RpcError
   expect(error.code).toBe(-32000)
-  expect(error.message).toMatch(/block 2 could not be stored \(QuotaExceededError.*\); the chain stays at block 1/)
+  expect(error.message).toMatch(/block 2 could not be stored \(QuotaExceededError.*\); the chain is back at block 1/)
 
   // Nothing of the failed block is visible: head, state, nonce, the transaction itself.
   expect(await call('eth_blockNumber')).toBe('0x1')
@@ -63,4 +63,56 @@ test('the genesis block and every mined block reach the store, each in one commi
   expect(store.commits.map((c) => c.blocks.map((b) => b.number))).toEqual([[0n], [1n], [2n], [3n]])
   expect(store.commits.map((c) => c.meta.headNumber)).toEqual([0n, 1n, 2n, 3n])
   expect(store.commits[0].nodes.size).toBeGreaterThan(0)
+})
+
+/** A store whose commits take a while, as IndexedDB's do, and that can refuse on demand. */
+class SlowStore extends FlakyStore {
+  override async commit(commit: ChainCommit): Promise<void> {
+    await new Promise((resolve) => setTimeout(resolve, 15))
+    await super.commit(commit)
+  }
+}
+
+async function signedTransfers(count: number) {
+  const wallet = new Wallet(DEV[0].key)
+  return Promise.all(
+    Array.from({ length: count }, (_, nonce) =>
+      wallet.signTransaction({ to: DEV[1].address, value: 1n, nonce, chainId: 260, gasLimit: 21_000, maxFeePerGas: 45_250_000n, maxPriorityFeePerGas: 0n, type: 2 }),
+    ),
+  )
+}
+
+test('blocks mined while a commit is in flight join the next commit (group commit)', async () => {
+  const store = new SlowStore()
+  node = await startNode({ store })
+  const raws = await signedTransfers(20)
+  const hashes = await Promise.all(raws.map((raw) => rpc(node)('eth_sendRawTransaction', raw)))
+  expect(hashes).toHaveLength(20)
+  // Every transaction got its own block (automine), every block is stored, in fewer commits.
+  expect(await rpc(node)('eth_blockNumber')).toBe('0x14')
+  const stored = store.commits.flatMap((c) => c.blocks.map((b) => b.number))
+  expect(stored).toEqual(Array.from({ length: 21 }, (_, i) => BigInt(i)))
+  expect(store.commits.length).toBeLessThan(21)
+  expect(store.commits.at(-1)!.meta.headNumber).toBe(20n)
+})
+
+test('a refused group commit fails every block not yet stored, and the chain carries on from the last stored one', async () => {
+  const store = new SlowStore()
+  node = await startNode({ store })
+  const raws = await signedTransfers(10)
+  await rpc(node)('eth_sendRawTransaction', raws[0])
+  store.failing = true
+  const outcomes = await Promise.allSettled(raws.slice(1, 6).map((raw) => rpc(node)('eth_sendRawTransaction', raw)))
+  expect(outcomes.every((o) => o.status === 'rejected' && /could not be stored/.test((o.reason as RpcError).message))).toBe(true)
+  expect(await rpc(node)('eth_blockNumber')).toBe('0x1')
+  expect(await rpc(node)('eth_getTransactionCount', DEV[0].address, 'pending')).toBe('0x1')
+
+  store.failing = false
+  for (const raw of raws.slice(1)) await rpc(node)('eth_sendRawTransaction', raw)
+  expect(await rpc(node)('eth_blockNumber')).toBe('0xa')
+  expect(store.commits.at(-1)!.meta.headNumber).toBe(10n)
+  // What the store holds opens as the same chain.
+  const reopened = await startNode({ store })
+  expect(await rpc(reopened)('eth_getBlockByNumber', 'latest', false)).toEqual(await rpc(node)('eth_getBlockByNumber', 'latest', false))
+  await reopened.close()
 })

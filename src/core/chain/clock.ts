@@ -8,7 +8,7 @@ export class BlockClock {
   /** A timestamp the next block must carry, then forgotten. */
   nextOverride: bigint | undefined
 
-  constructor(private readonly nowMs: () => number) {}
+  constructor(readonly nowMs: () => number) {}
 
   now(): bigint {
     return BigInt(Math.floor(this.nowMs() / 1000)) + this.offsetSeconds

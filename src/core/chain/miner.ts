@@ -2,7 +2,6 @@ import { createZeroAddress, Lock, type PrefixedHexString } from '@ethereumjs/uti
 import { createAddressFromString } from '@ethereumjs/util'
 import { produceBlock } from '../exec/blockProducer.ts'
 import type { StateMachine } from '../exec/stateMachine.ts'
-import { ServerError } from '../rpc/errors.ts'
 import { toBlockRecord } from './blockRecord.ts'
 import type { Chain } from './chain.ts'
 import type { ChainWriter } from './chainWriter.ts'
@@ -31,25 +30,31 @@ const DROPPED_MEMORY = 1000
 
 /**
  * Produces blocks from the pool, one at a time: every state change of the chain happens under
- * `lock`, so the miner's VM is always at the head between blocks. A block is appended in memory,
- * then committed to the store; only then is it acknowledged. A failed commit rolls the chain and
- * the state back to the parent and returns the transactions to the pool.
+ * `lock`, so the miner's VM is always at the head between blocks. A block is appended in memory
+ * and queued for the store (ChainWriter); it is acknowledged, and announced, once stored. A
+ * refused commit rolls the chain and the state back to the last stored block and returns the
+ * transactions of the lost blocks to the pool.
  */
 export class Miner {
   readonly lock = new Lock()
   private readonly dropped = new Map<PrefixedHexString, string>()
   private readonly coinbase = createZeroAddress()
 
-  constructor(private readonly deps: MinerDeps) {}
+  constructor(private readonly deps: MinerDeps) {
+    deps.writer.rollBack = (lastStored) => this.rollBack(lastStored)
+  }
 
-  /** Mines one block holding up to `maxTransactions` executable pool transactions. */
+  /** Mines one block holding up to `maxTransactions` executable pool transactions; resolves once stored. */
   async mine(maxTransactions = Infinity): Promise<BlockRecord> {
     await this.lock.acquire()
+    let block: BlockRecord
     try {
-      return await this.mineLocked(maxTransactions)
+      block = await this.mineLocked(maxTransactions)
     } finally {
       this.lock.release()
     }
+    await this.deps.writer.durable(block.number)
+    return block
   }
 
   /**
@@ -59,15 +64,37 @@ export class Miner {
    */
   async mineThrough(hash: PrefixedHexString): Promise<Inclusion> {
     await this.lock.acquire()
+    let inclusion: Inclusion
     try {
       for (let next = await this.executable(1); next.length > 0; next = await this.executable(1)) {
         await this.mineLocked(1, next)
       }
-      const mined = this.deps.chain.transaction(hash)
-      if (mined) return { status: 'mined', block: this.deps.chain.byNumber(mined.blockNumber)! }
-      const reason = this.dropped.get(hash)
-      if (reason !== undefined) return { status: 'dropped', reason }
-      return this.deps.pool.get(hash) ? { status: 'waiting' } : { status: 'dropped', reason: 'transaction was removed from the pool' }
+      inclusion = this.inclusionOf(hash)
+    } finally {
+      this.lock.release()
+    }
+    // The lock is free while the store commits, so blocks of other callers join the next commit.
+    if (inclusion.status === 'mined') await this.deps.writer.durable(inclusion.block.number)
+    return inclusion
+  }
+
+  private inclusionOf(hash: PrefixedHexString): Inclusion {
+    const mined = this.deps.chain.transaction(hash)
+    if (mined) return { status: 'mined', block: this.deps.chain.byNumber(mined.blockNumber)! }
+    const reason = this.dropped.get(hash)
+    if (reason !== undefined) return { status: 'dropped', reason }
+    return this.deps.pool.get(hash) ? { status: 'waiting' } : { status: 'dropped', reason: 'transaction was removed from the pool' }
+  }
+
+  /** After a refused commit: back to the last stored block, its transactions back in the pool. */
+  private async rollBack(lastStored: bigint): Promise<void> {
+    await this.lock.acquire()
+    try {
+      const { chain, pool, state } = this.deps
+      for (const block of chain.truncate(lastStored)) {
+        for (const tx of block.transactions) pool.add(tx, this.deps.clock.nowMs())
+      }
+      await state.vm.stateManager.setStateRoot(chain.head.header.stateRoot)
     } finally {
       this.lock.release()
     }
@@ -101,7 +128,7 @@ export class Miner {
     const byTx = new Map(entries.map((entry) => [entry.tx, entry]))
     const record = toBlockRecord(produced, (tx) => byTx.get(tx)!)
 
-    const taken = produced.included.map(({ tx }) => pool.remove(byTx.get(tx)!.hash)!)
+    for (const { tx } of produced.included) pool.remove(byTx.get(tx)!.hash)
     for (const { tx, reason } of produced.dropped) {
       const entry = byTx.get(tx)!
       pool.remove(entry.hash)
@@ -109,17 +136,12 @@ export class Miner {
     }
 
     chain.append(record)
-    try {
-      await writer.commit([record])
-    } catch (error) {
-      chain.truncate(parent.number)
-      await state.vm.stateManager.setStateRoot(parent.header.stateRoot)
-      for (const entry of taken) pool.add(entry, entry.receivedAtMs)
-      const why = error instanceof Error ? error.message : String(error)
-      throw new ServerError(`block ${record.number} could not be stored (${why}); the chain stays at block ${parent.number}`)
-    }
     clock.blockMined()
-    this.deps.onBlock(record)
+    writer.enqueue(record)
+    void writer.durable(record.number).then(
+      () => this.deps.onBlock(record),
+      () => {},
+    )
     return record
   }
 
