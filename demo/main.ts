@@ -1,11 +1,10 @@
 /**
- * The interim playground: the node runs in this page (no worker yet) and a small console sends
- * JSON-RPC calls to it. Replaced by the real playground once the worker and client land.
+ * The interim playground: the node runs in its worker (startNode), keeps its chain in IndexedDB
+ * across reloads, and a small console sends JSON-RPC calls to its EIP-1193 provider. Replaced by
+ * the real playground as the remaining pieces land.
  */
-import { createNode } from '../src/core/index.ts'
+import { startNode, type PageNode } from '../src/client/index.ts'
 import { parseParams } from './params.ts'
-
-type PageNode = Awaited<ReturnType<typeof createNode>>
 
 declare global {
   interface Window {
@@ -102,7 +101,7 @@ async function run(call: Call): Promise<Outcome> {
   if (!node) throw new Error('node not ready')
   const started = performance.now()
   try {
-    const result = await node.request({ method: call.method, params: call.params })
+    const result = await node.provider.request({ method: call.method, params: call.params })
     return { ok: true, result, ms: performance.now() - started }
   } catch (e) {
     return { ok: false, error: toErrorObject(e), ms: performance.now() - started }
@@ -159,8 +158,8 @@ function addToHistory(call: Call, outcome: Outcome): void {
 async function refreshStatus(): Promise<void> {
   if (!node) return
   try {
-    const block = (await node.request({ method: 'eth_blockNumber', params: [] })) as string
-    statusLine.textContent = `node ready · chain ${chainId ?? '?'} · block ${Number(BigInt(block))}`
+    const block = (await node.provider.request({ method: 'eth_blockNumber', params: [] })) as string
+    statusLine.textContent = `node ready · chain ${chainId ?? '?'} · block ${Number(BigInt(block))} · ${node.role}`
     statusLine.dataset.state = 'ready'
   } catch (e) {
     statusLine.textContent = `node ready · chain ${chainId ?? '?'} · block ? (${toErrorObject(e).message})`
@@ -220,10 +219,12 @@ methodInput.addEventListener('input', () => {
 
 async function start(): Promise<void> {
   try {
-    node = await createNode()
+    node = await startNode({ name: 'playground' })
     window.pagenode = node
-    chainId = Number(BigInt((await node.request({ method: 'eth_chainId', params: [] })) as string))
-    accounts = (await node.request({ method: 'eth_accounts', params: [] })) as string[]
+    node.provider.on('message', () => void refreshStatus())
+    void node.provider.request({ method: 'eth_subscribe', params: ['newHeads'] })
+    chainId = Number(BigInt((await node.provider.request({ method: 'eth_chainId', params: [] })) as string))
+    accounts = (await node.provider.request({ method: 'eth_accounts', params: [] })) as string[]
     await refreshStatus()
     sendButton.disabled = false
   } catch (e) {

@@ -3,7 +3,7 @@ import { expect, test, type Page } from '@playwright/test'
 async function openConsole(page: Page): Promise<void> {
   await page.goto('/')
   // Boot includes building the genesis state, which is slow on a small machine.
-  await expect(page.getByTestId('status')).toHaveText(/^node ready · chain 260 · block \d+$/, { timeout: 30_000 })
+  await expect(page.getByTestId('status')).toHaveText(/^node ready · chain 260 · block \d+ · (leader|follower)$/, { timeout: 30_000 })
   await expect(page.getByTestId('send')).toBeEnabled()
 }
 
@@ -14,7 +14,7 @@ test.beforeEach(async ({ page }) => {
 
 test('the page starts a node and reports it ready', async ({ page }) => {
   await openConsole(page)
-  await expect(page.getByTestId('status')).toHaveText('node ready · chain 260 · block 0')
+  await expect(page.getByTestId('status')).toHaveText('node ready · chain 260 · block 0 · leader')
 })
 
 test('eth_chainId through the console answers 0x104', async ({ page }) => {
