@@ -1,3 +1,4 @@
+import type { BatchSealing } from './chain/batches.ts'
 import type { Store } from './store/store.ts'
 
 /** How blocks are produced (DESIGN §4). */
@@ -38,6 +39,12 @@ export interface NodeConfig {
   /** Gas limit of every block (ZKsync uses 2^50). */
   blockGasLimit?: bigint
   mining?: MiningConfig
+  /**
+   * When an L1 batch seals (DESIGN §4): after `maxBlocks` blocks, or once it has been open
+   * `maxAgeMs`, whichever comes first. Default: every block seals its own batch. Giving only
+   * `maxAgeMs` seals by age alone.
+   */
+  batches?: Partial<BatchSealing>
   limits?: Partial<Limits>
   /** Where the chain is kept; a fresh in-memory store when absent. */
   store?: Store
@@ -53,6 +60,7 @@ export interface ResolvedConfig {
   gasPrice: bigint
   blockGasLimit: bigint
   mining: MiningConfig
+  batches: BatchSealing
   limits: Limits
   now: () => number
 }
@@ -77,6 +85,8 @@ export const DEFAULTS = {
   gasPrice: 45_250_000n,
   blockGasLimit: 1n << 50n,
   mining: { mode: 'auto' } as MiningConfig,
+  /** One batch per block: each block is final as soon as it is mined. */
+  batches: { maxBlocks: 1, maxAgeMs: Infinity } as BatchSealing,
 } as const
 
 export function resolveConfig(config: NodeConfig = {}): ResolvedConfig {
@@ -100,7 +110,26 @@ export function resolveConfig(config: NodeConfig = {}): ResolvedConfig {
     gasPrice: config.gasPrice ?? DEFAULTS.gasPrice,
     blockGasLimit: config.blockGasLimit ?? DEFAULTS.blockGasLimit,
     mining,
+    batches: resolveBatches(config.batches),
     limits: { ...DEFAULT_LIMITS, ...config.limits },
     now: config.now ?? Date.now,
+  }
+}
+
+function resolveBatches(batches: Partial<BatchSealing> | undefined): BatchSealing {
+  const { maxBlocks, maxAgeMs } = batches ?? {}
+  if (maxBlocks !== undefined && !(maxBlocks === Infinity || (Number.isSafeInteger(maxBlocks) && maxBlocks > 0))) {
+    throw new TypeError(`batches.maxBlocks must be a positive integer (or Infinity), got ${String(maxBlocks)}`)
+  }
+  if (maxAgeMs !== undefined && !(maxAgeMs > 0)) {
+    throw new TypeError(`batches.maxAgeMs must be a positive number of milliseconds (or Infinity), got ${String(maxAgeMs)}`)
+  }
+  if (maxBlocks === Infinity && (maxAgeMs === undefined || maxAgeMs === Infinity)) {
+    throw new TypeError('batches: with maxBlocks Infinity, maxAgeMs must be finite, or no batch would ever seal')
+  }
+  return {
+    // Only an age given: batches seal by age alone.
+    maxBlocks: maxBlocks ?? (maxAgeMs !== undefined && maxAgeMs !== Infinity ? Infinity : DEFAULTS.batches.maxBlocks),
+    maxAgeMs: maxAgeMs ?? Infinity,
   }
 }

@@ -1,9 +1,10 @@
 import { createBlockHeader } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
-import { Account, bytesToHex, createAddressFromString, KECCAK256_RLP, type PrefixedHexString } from '@ethereumjs/util'
+import { Account, bytesToHex, createAddressFromString, hexToBytes, KECCAK256_RLP, type PrefixedHexString } from '@ethereumjs/util'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { genRequestsRoot } from '@ethereumjs/block'
 import { checkAdmission } from './chain/admission.ts'
+import { BatchPolicy } from './chain/batches.ts'
 import { Chain, type BlockRef } from './chain/chain.ts'
 import { ChainWriter } from './chain/chainWriter.ts'
 import { BlockClock } from './chain/clock.ts'
@@ -18,6 +19,7 @@ import { createChainCommon } from './exec/chainCommon.ts'
 import type { SignedTransaction } from './exec/rawTransaction.ts'
 import { StateMachine, type Sandbox } from './exec/stateMachine.ts'
 import { TrieNodeStore } from './exec/trieNodeStore.ts'
+import { L1_MESSENGER_ADDRESS, L1_MESSENGER_RUNTIME } from './rollup/l1Messenger.ts'
 import { handleJsonRpc, handleJsonRpcText, type JsonRpcResponse } from './rpc/envelope.ts'
 import { MethodNotFoundError, ServerError, toRpcError, TransactionRejectedError } from './rpc/errors.ts'
 import { methods } from './rpc/methods/index.ts'
@@ -42,6 +44,7 @@ export interface NodeEvents {
  */
 export class Node {
   private interval: ReturnType<typeof setInterval> | undefined
+  private batchTimer: ReturnType<typeof setTimeout> | undefined
   private readonly listeners: { [K in keyof NodeEvents]: Set<NodeEvents[K]> } = {
     block: new Set(),
     pendingTransaction: new Set(),
@@ -51,6 +54,7 @@ export class Node {
   readonly pool = new TxPool()
   readonly filters: FilterRegistry
   readonly miner: Miner
+  readonly batches: BatchPolicy
 
   constructor(
     readonly config: ResolvedConfig,
@@ -63,6 +67,7 @@ export class Node {
     readonly writer: ChainWriter,
   ) {
     this.filters = new FilterRegistry(config.limits, config.now)
+    this.batches = new BatchPolicy(config.batches, config.now)
     this.miner = new Miner({
       state,
       chain,
@@ -71,14 +76,37 @@ export class Node {
       clock,
       blockGasLimit: config.blockGasLimit,
       baseFeePerGas: config.gasPrice,
-      onBlock: (block) => this.emit('block', block),
+      batches: this.batches,
+      onBlock: (block) => {
+        this.scheduleBatchSeal()
+        this.emit('block', block)
+      },
     })
+    this.scheduleBatchSeal()
     if (config.mining.mode === 'interval') {
       this.interval = setInterval(() => {
         // A failed block is rolled back by the miner; the next tick tries again.
         this.miner.mine().catch(() => {})
       }, config.mining.intervalMs)
     }
+  }
+
+  /**
+   * Arms a timer for the open batch's age limit, so a batch seals (and `finalized` moves) on an
+   * idle chain too. Re-armed after every block and every attempt.
+   */
+  private scheduleBatchSeal(): void {
+    clearTimeout(this.batchTimer)
+    const open = this.chain.openBatch
+    const due = open ? this.batches.dueInMs(open) : undefined
+    if (due === undefined || this.closed) return
+    this.batchTimer = setTimeout(() => {
+      // A failed store commit is rolled back by the writer; the next attempt comes with the timer.
+      this.miner
+        .sealDueBatch()
+        .catch(() => {})
+        .finally(() => this.scheduleBatchSeal())
+    }, due)
   }
 
   get chainId(): bigint {
@@ -124,6 +152,7 @@ export class Node {
     if (this.closed) return
     this.closed = true
     clearInterval(this.interval)
+    clearTimeout(this.batchTimer)
     // Let a block being mined finish its commit before the store goes away.
     await this.miner.lock.acquire()
     this.miner.lock.release()
@@ -239,7 +268,7 @@ function restoreChain(persisted: PersistedChain, chain: Chain, common: Common, c
   }
 }
 
-/** Block 0: the dev accounts funded, a real header over that state. */
+/** Block 0: the dev accounts funded, the system contracts installed, a real header over that state. */
 async function createGenesis(
   state: StateMachine,
   common: Common,
@@ -249,6 +278,9 @@ async function createGenesis(
 ): Promise<BlockRecord> {
   const sm = state.vm.stateManager
   for (const { address } of accounts) await sm.putAccount(address, new Account(0n, config.balance))
+  const messenger = createAddressFromString(L1_MESSENGER_ADDRESS)
+  await sm.putAccount(messenger, new Account())
+  await sm.putCode(messenger, hexToBytes(L1_MESSENGER_RUNTIME))
   const header = createBlockHeader(
     {
       number: 0n,
@@ -270,7 +302,11 @@ async function createGenesis(
     number: 0n,
     transactions: [],
     size: blockSize(header, []),
+    // Batch 0 holds the genesis block alone and is sealed from the start.
     l1BatchNumber: 0n,
     l1BatchTimestamp: timestamp,
+    l1BatchTxOffset: 0,
+    sealsBatch: true,
+    batchSealed: true,
   }
 }

@@ -57,7 +57,9 @@ test('a store written by a newer schema is refused, not misread', async () => {
   const store = new MemoryStore()
   const node = await open(store)
   await store.commit({ meta: { ...node.writer.meta(), schemaVersion: SCHEMA_VERSION + 1 }, nodes: new Map(), blocks: [] })
-  await expect(createNode({ store })).rejects.toThrow(/written by a newer pagenode \(schema 2; this version reads 1\)/)
+  await expect(createNode({ store })).rejects.toThrow(
+    `written by a newer pagenode (schema ${SCHEMA_VERSION + 1}; this version reads ${SCHEMA_VERSION})`,
+  )
 })
 
 test('a store whose blocks do not reach its head is refused', async () => {

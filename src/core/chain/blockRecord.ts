@@ -1,26 +1,24 @@
 import type { TypedTransaction } from '@ethereumjs/tx'
-import { bytesToHex, type PrefixedHexString } from '@ethereumjs/util'
+import { bytesToHex } from '@ethereumjs/util'
 import type { ProducedBlock } from '../exec/blockProducer.ts'
+import type { SignedTransaction } from '../exec/rawTransaction.ts'
 import { maxFeePerGas, maxPriorityFeePerGas } from './admission.ts'
+import type { BatchPlacement } from './batches.ts'
 import type { BlockRecord, LogRecord, TransactionRecord } from './records.ts'
 
-/** Sender and hash of a transaction, known since admission (never recomputed from the block). */
-export interface TransactionIdentity {
-  hash: PrefixedHexString
-  from: PrefixedHexString
-}
+/** A transaction as the pool handed it to the miner: signed, with its arrival time. */
+export type ReceivedTransaction = SignedTransaction & { receivedAtMs: number }
 
-/** Turns a sealed block into the records the chain serves, numbering logs block-wide. */
-export function toBlockRecord(
-  produced: ProducedBlock,
-  identify: (tx: TypedTransaction) => TransactionIdentity,
-): BlockRecord {
+/**
+ * Turns a produced block into the records the chain serves, numbering logs block-wide. The
+ * block is not sealing its batch yet: the miner decides that.
+ */
+export function toBlockRecord(produced: ProducedBlock<ReceivedTransaction>, batch: BatchPlacement): BlockRecord {
   const { header } = produced
   const blockHash = bytesToHex(header.hash())
   let logIndex = 0
-  const transactions = produced.included.map((included, index): TransactionRecord => {
-    const { hash, from } = identify(included.tx)
-    const logs = included.result.receipt.logs.map(([address, topics, data], transactionLogIndex): LogRecord => ({
+  const transactions = produced.included.map(({ signed, result }, index): TransactionRecord => {
+    const logs = result.receipt.logs.map(([address, topics, data], transactionLogIndex): LogRecord => ({
       address: bytesToHex(address),
       topics: topics.map((topic) => bytesToHex(topic)),
       data: bytesToHex(data),
@@ -28,20 +26,22 @@ export function toBlockRecord(
       transactionLogIndex,
     }))
     return {
-      hash,
-      tx: included.tx,
-      from,
+      hash: signed.hash,
+      tx: signed.tx,
+      from: signed.from,
+      eip712: signed.eip712,
       blockNumber: header.number,
       blockHash,
       index,
+      receivedAtMs: signed.receivedAtMs,
       receipt: {
-        status: (included.result.receipt as { status: 0 | 1 }).status,
-        gasUsed: included.result.totalGasSpent,
-        cumulativeGasUsed: included.result.receipt.cumulativeBlockGasUsed,
-        effectiveGasPrice: effectiveGasPrice(included.tx, header.baseFeePerGas ?? 0n),
-        contractAddress: included.result.createdAddress?.toString() ?? null,
+        status: (result.receipt as { status: 0 | 1 }).status,
+        gasUsed: result.totalGasSpent,
+        cumulativeGasUsed: result.receipt.cumulativeBlockGasUsed,
+        effectiveGasPrice: effectiveGasPrice(signed.tx, header.baseFeePerGas ?? 0n),
+        contractAddress: result.createdAddress?.toString() ?? null,
         logs,
-        logsBloom: included.result.receipt.bitvector,
+        logsBloom: result.receipt.bitvector,
       },
     }
   })
@@ -51,9 +51,11 @@ export function toBlockRecord(
     number: header.number,
     transactions,
     size: produced.size,
-    // One L1 batch per block until batching lands (DESIGN §4).
-    l1BatchNumber: header.number,
-    l1BatchTimestamp: header.timestamp,
+    l1BatchNumber: batch.number,
+    l1BatchTimestamp: batch.timestamp,
+    l1BatchTxOffset: batch.txOffset,
+    sealsBatch: false,
+    batchSealed: false,
   }
 }
 

@@ -1,4 +1,5 @@
-import type { PrefixedHexString } from '@ethereumjs/util'
+import { bytesToHex, type PrefixedHexString } from '@ethereumjs/util'
+import { BatchIndex, type BatchPlacement, type BatchRecord } from './batches.ts'
 import type { BlockRecord, TransactionRecord } from './records.ts'
 
 /** A block parameter after parsing (hex number, tag, or an EIP-1898 object). */
@@ -19,17 +20,45 @@ export class Chain {
   private readonly blocks: BlockRecord[] = []
   private readonly byHash = new Map<PrefixedHexString, BlockRecord>()
   private readonly txs = new Map<PrefixedHexString, TransactionRecord>()
+  private readonly batches = new BatchIndex()
+  /** Bytecodes published as factory dependencies, by versioned hash, with the block that first did. */
+  private readonly bytecodes = new Map<PrefixedHexString, { bytecode: Uint8Array; block: bigint }>()
 
   get head(): BlockRecord {
     return this.blocks[this.blocks.length - 1]
   }
 
-  /**
-   * The last block of the last sealed L1 batch. Every block seals its own batch for now, so this
-   * is the head; the batching issue makes it trail when batches span blocks.
-   */
+  /** The last block of the last sealed L1 batch: what `safe` and `finalized` name. */
   get finalized(): BlockRecord {
-    return this.head
+    return this.blocks[Number(this.batches.lastSealed.lastBlock)]
+  }
+
+  /** The batch new blocks join, if one is open. */
+  get openBatch(): BatchRecord | undefined {
+    return this.batches.open
+  }
+
+  get lastSealedBatch(): BatchRecord {
+    return this.batches.lastSealed
+  }
+
+  batch(number: bigint): BatchRecord | undefined {
+    return this.batches.get(number)
+  }
+
+  /** The blocks of a batch, first to last. */
+  batchBlocks(batch: BatchRecord): Generator<BlockRecord> {
+    return this.range(batch.firstBlock, batch.lastBlock)
+  }
+
+  /** Which batch a block mined now with this timestamp joins. */
+  nextBatchPlacement(timestamp: bigint): BatchPlacement {
+    return this.batches.placementFor(timestamp)
+  }
+
+  /** A factory dependency published by a mined 0x71 transaction. */
+  bytecode(hash: PrefixedHexString): Uint8Array | undefined {
+    return this.bytecodes.get(hash.toLowerCase() as PrefixedHexString)?.bytecode
   }
 
   append(block: BlockRecord): void {
@@ -38,7 +67,25 @@ export class Chain {
     }
     this.blocks.push(block)
     this.byHash.set(block.hash, block)
-    for (const tx of block.transactions) this.txs.set(tx.hash, tx)
+    for (const tx of block.transactions) {
+      this.txs.set(tx.hash, tx)
+      tx.eip712?.factoryDeps.forEach((bytecode, i) => {
+        const hash = bytesToHex(tx.eip712!.factoryDepHashes[i])
+        if (!this.bytecodes.has(hash)) this.bytecodes.set(hash, { bytecode, block: block.number })
+      })
+    }
+    this.batches.add(block, (batch) => this.batchBlocks(batch))
+  }
+
+  /**
+   * Seals the open batch at the head (a batch that grew too old); returns the head, whose
+   * record now says so, or undefined when no batch is open.
+   */
+  sealOpenBatch(): BlockRecord | undefined {
+    const open = this.batches.open
+    if (!open) return undefined
+    this.batches.seal(this.batchBlocks(open), this.head)
+    return this.head
   }
 
   /** Drops every block above `number` (a failed commit, later evm_revert). */
@@ -48,6 +95,8 @@ export class Chain {
       this.byHash.delete(block.hash)
       for (const tx of block.transactions) this.txs.delete(tx.hash)
     }
+    for (const [hash, { block }] of this.bytecodes) if (block > number) this.bytecodes.delete(hash)
+    this.batches.truncate(number, (batch) => this.batchBlocks(batch))
     return removed
   }
 

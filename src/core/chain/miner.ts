@@ -2,6 +2,7 @@ import { createZeroAddress, Lock, type PrefixedHexString } from '@ethereumjs/uti
 import { createAddressFromString } from '@ethereumjs/util'
 import { produceBlock } from '../exec/blockProducer.ts'
 import type { StateMachine } from '../exec/stateMachine.ts'
+import type { BatchPolicy } from './batches.ts'
 import { toBlockRecord } from './blockRecord.ts'
 import type { Chain } from './chain.ts'
 import type { ChainWriter } from './chainWriter.ts'
@@ -17,6 +18,7 @@ export interface MinerDeps {
   clock: BlockClock
   blockGasLimit: bigint
   baseFeePerGas: bigint
+  batches: BatchPolicy
   onBlock(block: BlockRecord): void
 }
 
@@ -114,25 +116,26 @@ export class Miner {
     const { state, chain, pool, writer, clock } = this.deps
     const entries = selected ?? (await this.executable(maxTransactions))
     const parent = chain.head
+    const timestamp = clock.nextTimestamp(parent.header.timestamp)
     const produced = await produceBlock(
       state.vm,
       {
         parent: parent.header,
-        timestamp: clock.nextTimestamp(parent.header.timestamp),
+        timestamp,
         coinbase: this.coinbase,
         gasLimit: this.deps.blockGasLimit,
         baseFeePerGas: this.deps.baseFeePerGas,
       },
-      entries.map((entry) => entry.tx),
+      entries,
     )
-    const byTx = new Map(entries.map((entry) => [entry.tx, entry]))
-    const record = toBlockRecord(produced, (tx) => byTx.get(tx)!)
+    const placement = chain.nextBatchPlacement(timestamp)
+    const record = toBlockRecord(produced, placement)
+    record.sealsBatch = this.deps.batches.sealsWith(placement)
 
-    for (const { tx } of produced.included) pool.remove(byTx.get(tx)!.hash)
-    for (const { tx, reason } of produced.dropped) {
-      const entry = byTx.get(tx)!
-      pool.remove(entry.hash)
-      this.rememberDropped(entry.hash, reason)
+    for (const { signed } of produced.included) pool.remove(signed.hash)
+    for (const { signed, reason } of produced.dropped) {
+      pool.remove(signed.hash)
+      this.rememberDropped(signed.hash, reason)
     }
 
     chain.append(record)
@@ -143,6 +146,22 @@ export class Miner {
       () => {},
     )
     return record
+  }
+
+  /**
+   * Seals the open batch if it is due by age (the timer's job: an idle chain still finalizes).
+   * The head's record changes (it now ends the batch) and goes to the store again.
+   */
+  async sealDueBatch(): Promise<void> {
+    await this.lock.acquire()
+    try {
+      const { chain, writer, batches } = this.deps
+      const open = chain.openBatch
+      if (!open || batches.dueInMs(open) !== 0) return
+      writer.enqueue(chain.sealOpenBatch()!)
+    } finally {
+      this.lock.release()
+    }
   }
 
   private rememberDropped(hash: PrefixedHexString, reason: string): void {

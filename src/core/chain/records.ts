@@ -1,6 +1,6 @@
 import type { BlockHeader } from '@ethereumjs/block'
-import type { TypedTransaction } from '@ethereumjs/tx'
 import type { PrefixedHexString } from '@ethereumjs/util'
+import type { SignedTransaction } from '../exec/rawTransaction.ts'
 
 /**
  * What the node keeps about its chain, in memory. Hashes and addresses are lowercase hex (they
@@ -27,14 +27,13 @@ export interface ReceiptRecord {
   logsBloom: Uint8Array
 }
 
-export interface TransactionRecord {
-  hash: PrefixedHexString
-  tx: TypedTransaction
-  /** The sender, recovered once at admission: block txs must never pay for ecrecover again. */
-  from: PrefixedHexString
+/** A mined transaction. Its sender was recovered once, at admission: never again. */
+export interface TransactionRecord extends SignedTransaction {
   blockNumber: bigint
   blockHash: PrefixedHexString
   index: number
+  /** When the node accepted it (ms since the epoch; ZKsync's received_timestamp_ms). */
+  receivedAtMs: number
   receipt: ReceiptRecord
 }
 
@@ -45,7 +44,20 @@ export interface BlockRecord {
   transactions: TransactionRecord[]
   /** RLP size of the whole block, as eth_getBlockBy* reports it. */
   size: bigint
-  /** The L1 batch this block belongs to (one batch per block until batching lands). */
+  /** The L1 batch this block belongs to, open or sealed. */
   l1BatchNumber: bigint
+  /** The batch's timestamp: the timestamp of its first block. */
   l1BatchTimestamp: bigint
+  /** Index in the batch of this block's first transaction (l1BatchTxIndex = this + index). */
+  l1BatchTxOffset: number
+  /**
+   * This block is the last of its batch and the batch is sealed: decided when the block is
+   * mined, or later when the open batch grows too old (the record is then stored again).
+   */
+  sealsBatch: boolean
+  /**
+   * Whether the block's batch is sealed yet; the Chain keeps it for every block of the batch.
+   * Until then the block shows no batch, as on era.
+   */
+  batchSealed: boolean
 }

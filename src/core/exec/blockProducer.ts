@@ -1,20 +1,12 @@
-import {
-  createBlock,
-  createBlockHeader,
-  genRequestsRoot,
-  genTransactionsTrieRoot,
-  type Block,
-  type BlockHeader,
-} from '@ethereumjs/block'
+import { createBlock, createBlockHeader, genRequestsRoot, type Block, type BlockHeader } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { RLP } from '@ethereumjs/rlp'
-import type { TypedTransaction } from '@ethereumjs/tx'
-import { Capability } from '@ethereumjs/tx'
 import { KECCAK256_RLP, type Address } from '@ethereumjs/util'
 import { Bloom, encodeReceipt, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { keccak_256 } from '@noble/hashes/sha3.js'
+import { transactionBytes, transactionType, type SignedTransaction } from './rawTransaction.ts'
 
 /** The header fields the node chooses for a new block; roots and gas come from execution. */
 export interface BlockTemplate {
@@ -25,18 +17,18 @@ export interface BlockTemplate {
   baseFeePerGas: bigint
 }
 
-export interface IncludedTransaction {
-  tx: TypedTransaction
+export interface IncludedTransaction<T extends SignedTransaction = SignedTransaction> {
+  signed: T
   result: RunTxResult
 }
 
-export interface ProducedBlock {
+export interface ProducedBlock<T extends SignedTransaction = SignedTransaction> {
   header: BlockHeader
-  included: IncludedTransaction[]
+  included: IncludedTransaction<T>[]
   /** Transactions the EVM refused at inclusion time (e.g. a balance spent by an earlier one). */
-  dropped: { tx: TypedTransaction; reason: string }[]
+  dropped: { signed: T; reason: string }[]
   /** Transactions that did not fit the block gas limit; they wait for the next block. */
-  deferred: TypedTransaction[]
+  deferred: T[]
   size: bigint
 }
 
@@ -76,36 +68,36 @@ export function executionBlock(common: Common, template: BlockTemplate): Block {
  * the trie is hashed once per block; the state root is taken only after the checkpoint is
  * committed, never inside it (the cache hazard of §2.3).
  */
-export async function produceBlock(
+export async function produceBlock<T extends SignedTransaction>(
   vm: VM,
   template: BlockTemplate,
-  txs: readonly TypedTransaction[],
-): Promise<ProducedBlock> {
+  txs: readonly T[],
+): Promise<ProducedBlock<T>> {
   const common = vm.common
   const context = executionBlock(common, template)
-  const included: IncludedTransaction[] = []
-  const dropped: ProducedBlock['dropped'] = []
-  const deferred: TypedTransaction[] = []
+  const included: IncludedTransaction<T>[] = []
+  const dropped: ProducedBlock<T>['dropped'] = []
+  const deferred: T[] = []
   let gasUsed = 0n
 
   await vm.evm.journal.checkpoint()
   try {
-    for (const tx of txs) {
-      if (tx.gasLimit > template.gasLimit - gasUsed) {
-        deferred.push(tx)
+    for (const signed of txs) {
+      if (signed.tx.gasLimit > template.gasLimit - gasUsed) {
+        deferred.push(signed)
         continue
       }
       try {
         const result = await runTx(vm, {
-          tx,
+          tx: signed.tx,
           block: context,
           blockGasUsed: gasUsed,
           skipHardForkValidation: true,
         })
         gasUsed += result.totalGasSpent
-        included.push({ tx, result })
+        included.push({ signed, result })
       } catch (error) {
-        dropped.push({ tx, reason: error instanceof Error ? error.message : String(error) })
+        dropped.push({ signed, reason: error instanceof Error ? error.message : String(error) })
       }
     }
     await vm.evm.journal.commit()
@@ -115,7 +107,7 @@ export async function produceBlock(
   }
 
   const stateRoot = await vm.stateManager.getStateRoot()
-  const transactions = included.map((entry) => entry.tx)
+  const encoded = included.map((entry) => transactionBytes(entry.signed))
   const bloom = new Bloom(undefined, common)
   for (const { result } of included) bloom.or(result.bloom)
 
@@ -123,29 +115,52 @@ export async function produceBlock(
     {
       ...context.header.toJSON(),
       stateRoot,
-      transactionsTrie: await genTransactionsTrieRoot(transactions, new MerklePatriciaTrie({ common })),
+      transactionsTrie: await transactionsRoot(encoded, common),
       receiptTrie: await receiptsRoot(included, common),
       logsBloom: bloom.bitvector,
       gasUsed,
     },
     { common },
   )
-  return { header, included, dropped, deferred, size: blockSize(header, transactions) }
+  return { header, included, dropped, deferred, size: blockSize(header, encoded) }
+}
+
+/**
+ * The transactions trie over the signed bytes (genTransactionsTrieRoot's layout), computed here
+ * because a 0x71 transaction has no @ethereumjs/tx object that serializes to its own bytes.
+ */
+async function transactionsRoot(encoded: Uint8Array[], common: Common): Promise<Uint8Array> {
+  const trie = new MerklePatriciaTrie({ common })
+  for (const [i, bytes] of encoded.entries()) await trie.put(RLP.encode(i), bytes)
+  return trie.root()
 }
 
 async function receiptsRoot(included: IncludedTransaction[], common: Common): Promise<Uint8Array> {
   if (included.length === 0) return KECCAK256_RLP
   const trie = new MerklePatriciaTrie({ common })
-  for (const [i, { tx, result }] of included.entries()) {
-    await trie.put(RLP.encode(i), encodeReceipt(result.receipt, tx.type))
+  for (const [i, { signed, result }] of included.entries()) {
+    // A 0x71 receipt is typed like its transaction; encodeReceipt prefixes any type but legacy.
+    await trie.put(RLP.encode(i), encodeReceipt(result.receipt, transactionType(signed) as never))
   }
   return trie.root()
 }
 
-/** RLP length of [header, transactions, uncles, withdrawals] without re-creating tx objects. */
-export function blockSize(header: BlockHeader, txs: readonly TypedTransaction[]): bigint {
-  const encodedTxs = txs.map((tx) =>
-    tx.supports(Capability.EIP2718TypedTransaction) ? tx.serialize() : tx.raw(),
-  )
-  return BigInt(RLP.encode([header.raw(), encodedTxs as never, [], []]).length)
+/**
+ * RLP length of [header, transactions, uncles, withdrawals] from the signed bytes (a typed
+ * transaction is its bytes as an RLP string, a legacy one its RLP list, embedded as is).
+ */
+export function blockSize(header: BlockHeader, encodedTxs: readonly Uint8Array[]): bigint {
+  const headerBytes = RLP.encode(header.raw())
+  let txsLength = 0
+  for (const bytes of encodedTxs) txsLength += bytes[0] >= 0xc0 ? bytes.length : RLP.encode(bytes).length
+  const txList = listHeaderLength(txsLength) + txsLength
+  const body = headerBytes.length + txList + 1 + 1 // empty uncles and withdrawals lists: 0xc0 each
+  return BigInt(listHeaderLength(body) + body)
+}
+
+function listHeaderLength(payload: number): number {
+  if (payload < 56) return 1
+  let lengthBytes = 0
+  for (let n = payload; n > 0; n = Math.floor(n / 256)) lengthBytes++
+  return 1 + lengthBytes
 }

@@ -4,12 +4,27 @@ import { createTxFromRLP, TransactionType, type TypedTransaction } from '@ethere
 import { bytesToBigInt, bytesToHex, type PrefixedHexString } from '@ethereumjs/util'
 import { engineMessage } from './engineMessage.ts'
 import { InvalidParamsError, TransactionRejectedError } from '../rpc/errors.ts'
+import { EIP712_TX_TYPE } from '../rollup/eip712Hash.ts'
+import { decodeEip712Transaction, type Eip712Fields } from '../rollup/eip712Transaction.ts'
 
 /** A signed transaction whose sender has been recovered (once: ecrecover is the costliest step). */
 export interface SignedTransaction {
+  /** What the EVM runs. For a ZKsync 0x71 transaction, an unsigned stand-in from `from`. */
   tx: TypedTransaction
   hash: PrefixedHexString
   from: PrefixedHexString
+  /** Present for ZKsync EIP-712 (0x71) transactions: what `tx` cannot carry. */
+  eip712?: Eip712Fields
+}
+
+/** The transaction type as clients see it (0x71 for ZKsync EIP-712 transactions). */
+export function transactionType(signed: SignedTransaction): number {
+  return signed.eip712 ? EIP712_TX_TYPE : signed.tx.type
+}
+
+/** The signed bytes of a transaction: what blocks, the transactions trie and the store carry. */
+export function transactionBytes(signed: SignedTransaction): Uint8Array {
+  return signed.eip712?.raw ?? signed.tx.serialize()
 }
 
 const SUPPORTED_TYPES = new Set<number>([
@@ -20,17 +35,17 @@ const SUPPORTED_TYPES = new Set<number>([
 
 const TYPE_NAMES: Record<number, string> = {
   [TransactionType.BlobEIP4844]: 'blob (EIP-4844) transactions need a KZG setup this node does not have',
-  0x71: 'EIP-712 (0x71) transactions are not supported yet',
 }
 
 /**
  * Decodes a raw signed transaction (legacy with or without EIP-155, EIP-2930, EIP-1559,
- * EIP-7702), checks its chain id and signature, and recovers its sender. Errors use geth's
- * wording so that client libraries that match on it keep working.
+ * EIP-7702, ZKsync EIP-712), checks its chain id and signature, and recovers its sender. Errors
+ * use geth's wording so that client libraries that match on it keep working.
  */
 export function decodeRawTransaction(raw: Uint8Array, common: Common): SignedTransaction {
   if (raw.length === 0) throw new InvalidParamsError('invalid transaction: empty input')
   const first = raw[0]
+  if (first === EIP712_TX_TYPE) return decodeEip712Transaction(raw, common)
   const typed = first <= 0x7f
   if (typed && !SUPPORTED_TYPES.has(first)) {
     const why = TYPE_NAMES[first] ?? `type ${first} is unknown`

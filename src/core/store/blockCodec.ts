@@ -4,14 +4,21 @@ import { RLP } from '@ethereumjs/rlp'
 import { createTxFromRLP } from '@ethereumjs/tx'
 import { bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex, hexToBytes, type PrefixedHexString } from '@ethereumjs/util'
 import type { BlockRecord, LogRecord, TransactionRecord } from '../chain/records.ts'
+import { transactionBytes, type SignedTransaction } from '../exec/rawTransaction.ts'
+import { isEip712Transaction, restoreEip712Transaction } from '../rollup/eip712Transaction.ts'
 
 /**
  * A block record as stored: one RLP value holding the header, the signed transactions with the
- * sender and hash known at admission (so loading never pays for ecrecover), and the receipts.
+ * sender and hash known at admission (so loading never pays for ecrecover), the receipts, and
+ * where the block sits in its L1 batch.
  *
- *   [header, size, l1BatchNumber, l1BatchTimestamp, [tx…]]
+ *   [header, size, l1BatchNumber, l1BatchTimestamp, [tx…], l1BatchTxOffset, sealsBatch]
  *   tx = [signedTx, hash, from, status, gasUsed, cumulativeGasUsed, effectiveGasPrice,
- *         contractAddress | empty, logsBloom, [[address, [topic…], data]…]]
+ *         contractAddress | empty, logsBloom, [[address, [topic…], data]…], receivedAtMs]
+ *
+ * signedTx is the transaction's own bytes (a ZKsync 0x71 transaction's raw EIP-712 encoding).
+ * Schema 1 records end after [tx…] and their txs after the logs: every block sealed its own
+ * batch then, and the receipt time was not kept (the block's time stands in).
  */
 export function encodeBlockRecord(block: BlockRecord): Uint8Array {
   return RLP.encode([
@@ -20,7 +27,7 @@ export function encodeBlockRecord(block: BlockRecord): Uint8Array {
     bigIntToUnpaddedBytes(block.l1BatchNumber),
     bigIntToUnpaddedBytes(block.l1BatchTimestamp),
     block.transactions.map((tx) => [
-      tx.tx.serialize(),
+      transactionBytes(tx),
       hexToBytes(tx.hash),
       hexToBytes(tx.from),
       bigIntToUnpaddedBytes(BigInt(tx.receipt.status)),
@@ -30,27 +37,35 @@ export function encodeBlockRecord(block: BlockRecord): Uint8Array {
       tx.receipt.contractAddress ? hexToBytes(tx.receipt.contractAddress) : new Uint8Array(),
       tx.receipt.logsBloom,
       tx.receipt.logs.map((log) => [hexToBytes(log.address), log.topics.map((t) => hexToBytes(t)), hexToBytes(log.data)]),
+      bigIntToUnpaddedBytes(BigInt(tx.receivedAtMs)),
     ]),
+    bigIntToUnpaddedBytes(BigInt(block.l1BatchTxOffset)),
+    bigIntToUnpaddedBytes(block.sealsBatch ? 1n : 0n),
   ])
 }
 
 type Field = Uint8Array
 type EncodedLog = [Field, Field[], Field]
-type EncodedTx = [Field, Field, Field, Field, Field, Field, Field, Field, Field, EncodedLog[]]
+type EncodedTx = [Field, Field, Field, Field, Field, Field, Field, Field, Field, EncodedLog[], Field?]
+type EncodedBlock = [Field, Field, Field, Field, EncodedTx[], Field?, Field?]
+
+function decodeTransaction(bytes: Uint8Array, hash: PrefixedHexString, from: PrefixedHexString, common: Common): SignedTransaction {
+  if (isEip712Transaction(bytes)) return restoreEip712Transaction(bytes, hash, common)
+  return { tx: createTxFromRLP(bytes, { common }), hash, from }
+}
 
 export function decodeBlockRecord(bytes: Uint8Array, common: Common): BlockRecord {
-  const [headerBytes, size, batch, batchTimestamp, txs] = RLP.decode(bytes) as unknown as [Field, Field, Field, Field, EncodedTx[]]
+  const [headerBytes, size, batch, batchTimestamp, txs, txOffset, sealsBatch] = RLP.decode(bytes) as unknown as EncodedBlock
   const header = createBlockHeaderFromRLP(headerBytes, { common })
   const blockHash = bytesToHex(header.hash())
   let logIndex = 0
   const transactions = txs.map(
-    ([signed, hash, from, status, gasUsed, cumulative, price, created, bloom, logs], index): TransactionRecord => ({
-      hash: bytesToHex(hash),
-      tx: createTxFromRLP(signed, { common }),
-      from: bytesToHex(from),
+    ([signed, hash, from, status, gasUsed, cumulative, price, created, bloom, logs, receivedAtMs], index): TransactionRecord => ({
+      ...decodeTransaction(signed, bytesToHex(hash), bytesToHex(from), common),
       blockNumber: header.number,
       blockHash,
       index,
+      receivedAtMs: receivedAtMs ? Number(bytesToBigInt(receivedAtMs)) : Number(header.timestamp) * 1000,
       receipt: {
         status: Number(bytesToBigInt(status)) as 0 | 1,
         gasUsed: bytesToBigInt(gasUsed),
@@ -78,5 +93,9 @@ export function decodeBlockRecord(bytes: Uint8Array, common: Common): BlockRecor
     size: bytesToBigInt(size),
     l1BatchNumber: bytesToBigInt(batch),
     l1BatchTimestamp: bytesToBigInt(batchTimestamp),
+    l1BatchTxOffset: txOffset ? Number(bytesToBigInt(txOffset)) : 0,
+    sealsBatch: sealsBatch ? bytesToBigInt(sealsBatch) === 1n : true,
+    // The Chain sets it when the block is appended.
+    batchSealed: false,
   }
 }

@@ -12,8 +12,11 @@ export interface Store {
   close(): Promise<void>
 }
 
-/** Bumped when the stored layout changes; a store written by a newer version is refused. */
-export const SCHEMA_VERSION = 1
+/**
+ * Bumped when the stored layout changes; a store written by a newer version is refused.
+ * 2: block records carry their L1 batch position and ZKsync 0x71 transactions (blockCodec.ts).
+ */
+export const SCHEMA_VERSION = 2
 
 /** What identifies a stored chain and where its head is. */
 export interface ChainMeta {
@@ -36,7 +39,10 @@ export interface ChainCommit {
   meta: ChainMeta
   /** New trie nodes and code (nodes are never deleted: every old root stays readable). */
   nodes: Map<string, Uint8Array>
-  /** New blocks in order, each encoded, keyed by number. */
+  /**
+   * New blocks in order, each encoded, keyed by number. A block already stored may come again
+   * (its L1 batch sealed after it was mined): the new bytes replace the old.
+   */
   blocks: { number: bigint; bytes: Uint8Array }[]
   /** Blocks above this number are gone (a failed or reverted tail), before `blocks` are added. */
   dropAbove?: bigint

@@ -4,7 +4,8 @@ import { formatMinedTransaction } from './transaction.ts'
 
 /**
  * A block in ZKsync's key order (reference/zksync-api.md §6) with real Ethereum values (our
- * blocks are real blocks: roots, miner, mixHash) and the Prague header fields after them.
+ * blocks are real blocks: roots, miner, mixHash) and the Prague header fields after them. Until
+ * its L1 batch is sealed a block shows no batch (null number and timestamp), as on era.
  */
 export function formatBlock(block: BlockRecord, fullTransactions: boolean): Record<string, unknown> {
   const { header } = block
@@ -17,14 +18,14 @@ export function formatBlock(block: BlockRecord, fullTransactions: boolean): Reco
     transactionsRoot: bytesToHex(header.transactionsTrie),
     receiptsRoot: bytesToHex(header.receiptTrie),
     number: bigIntToHex(block.number),
-    l1BatchNumber: bigIntToHex(block.l1BatchNumber),
+    l1BatchNumber: block.batchSealed ? bigIntToHex(block.l1BatchNumber) : null,
     gasUsed: bigIntToHex(header.gasUsed),
     gasLimit: bigIntToHex(header.gasLimit),
     baseFeePerGas: bigIntToHex(header.baseFeePerGas ?? 0n),
     extraData: bytesToHex(header.extraData),
     logsBloom: bytesToHex(header.logsBloom),
     timestamp: bigIntToHex(header.timestamp),
-    l1BatchTimestamp: bigIntToHex(block.l1BatchTimestamp),
+    l1BatchTimestamp: block.batchSealed ? bigIntToHex(block.l1BatchTimestamp) : null,
     difficulty: bigIntToHex(header.difficulty),
     totalDifficulty: '0x0',
     sealFields: [],

@@ -1,6 +1,9 @@
 import { bigIntToHex, bytesToHex } from '@ethereumjs/util'
 import type { BlockRecord, TransactionRecord } from '../../chain/records.ts'
+import { transactionType } from '../../exec/rawTransaction.ts'
+import { l2ToL1LogsBefore, l2ToL1LogsOf } from '../../rollup/l2ToL1Logs.ts'
 import { formatLog } from './log.ts'
+import { batchPosition } from './transaction.ts'
 
 /**
  * A receipt in ZKsync's key order (reference/zksync-api.md §1.11). Unlike era, which always
@@ -8,24 +11,47 @@ import { formatLog } from './log.ts'
  */
 export function formatReceipt(record: TransactionRecord, block: BlockRecord): Record<string, unknown> {
   const { receipt, tx } = record
-  const index = bigIntToHex(BigInt(record.index))
+  const batch = batchPosition(record, block)
   return {
     transactionHash: record.hash,
-    transactionIndex: index,
+    transactionIndex: bigIntToHex(BigInt(record.index)),
     blockHash: block.hash,
     blockNumber: bigIntToHex(block.number),
-    l1BatchTxIndex: index,
-    l1BatchNumber: bigIntToHex(block.l1BatchNumber),
+    l1BatchTxIndex: batch.l1BatchTxIndex,
+    l1BatchNumber: batch.l1BatchNumber,
     from: record.from,
     to: tx.to?.toString() ?? null,
     cumulativeGasUsed: bigIntToHex(receipt.cumulativeGasUsed),
     gasUsed: bigIntToHex(receipt.gasUsed),
     contractAddress: receipt.contractAddress,
     logs: receipt.logs.map((log) => formatLog(log, record, block)),
-    l2ToL1Logs: [],
+    l2ToL1Logs: formatL2ToL1Logs(record, block),
     status: bigIntToHex(BigInt(receipt.status)),
     logsBloom: bytesToHex(receipt.logsBloom),
-    type: bigIntToHex(BigInt(tx.type)),
+    type: bigIntToHex(BigInt(transactionType(record))),
     effectiveGasPrice: bigIntToHex(receipt.effectiveGasPrice),
   }
+}
+
+/** era's api::L2ToL1Log, in its key order; logIndex counts the block's L2→L1 logs. */
+function formatL2ToL1Logs(record: TransactionRecord, block: BlockRecord): Record<string, unknown>[] {
+  const logs = l2ToL1LogsOf(record)
+  if (logs.length === 0) return []
+  const first = l2ToL1LogsBefore(record, block)
+  const batch = batchPosition(record, block)
+  return logs.map((log) => ({
+    blockHash: block.hash,
+    blockNumber: bigIntToHex(block.number),
+    l1BatchNumber: batch.l1BatchNumber,
+    logIndex: bigIntToHex(BigInt(first + log.transactionLogIndex)),
+    transactionIndex: bigIntToHex(BigInt(record.index)),
+    transactionHash: record.hash,
+    transactionLogIndex: bigIntToHex(BigInt(log.transactionLogIndex)),
+    txIndexInL1Batch: batch.l1BatchTxIndex,
+    shardId: bigIntToHex(BigInt(log.shardId)),
+    isService: log.isService,
+    sender: log.sender,
+    key: log.key,
+    value: log.value,
+  }))
 }

@@ -1,34 +1,41 @@
-import { Capability, isEOACode7702Tx, TransactionType, type TypedTransaction } from '@ethereumjs/tx'
-import {
-  bigIntToHex,
-  bytesToBigInt,
-  bytesToHex,
-  type EOACode7702AuthorizationListBytesItem,
-  type PrefixedHexString,
-} from '@ethereumjs/util'
+import { Capability, isEOACode7702Tx, TransactionType } from '@ethereumjs/tx'
+import { bigIntToHex, bytesToBigInt, bytesToHex, type EOACode7702AuthorizationListBytesItem } from '@ethereumjs/util'
 import { maxFeePerGas, maxPriorityFeePerGas } from '../../chain/admission.ts'
 import { effectiveGasPrice } from '../../chain/blockRecord.ts'
 import type { BlockRecord, TransactionRecord } from '../../chain/records.ts'
+import { transactionType, type SignedTransaction } from '../../exec/rawTransaction.ts'
 
 /** Where a transaction sits, or nulls while it is pending. */
 export interface TransactionPlacement {
   block: BlockRecord
   index: number
+  record: TransactionRecord
+}
+
+/** A mined transaction's place in its L1 batch: nulls until the batch is sealed, as on era. */
+export function batchPosition(record: TransactionRecord, block: BlockRecord) {
+  return block.batchSealed
+    ? { l1BatchNumber: bigIntToHex(block.l1BatchNumber), l1BatchTxIndex: bigIntToHex(BigInt(block.l1BatchTxOffset + record.index)) }
+    : { l1BatchNumber: null, l1BatchTxIndex: null }
+}
+
+/** v, r, s of a transaction; a 0x71 transaction's come from the 65-byte signature it carries. */
+function signatureFields(signed: SignedTransaction): { v: bigint; r: bigint; s: bigint } {
+  const signature = signed.eip712?.signature
+  if (!signature) return { v: signed.tx.v!, r: signed.tx.r!, s: signed.tx.s! }
+  return { v: BigInt(signature[64] - 27), r: bytesToBigInt(signature.subarray(0, 32)), s: bytesToBigInt(signature.subarray(32, 64)) }
 }
 
 /**
  * A transaction object in ZKsync's key order (reference/zksync-api.md §1.11), with the
  * Ethereum fields of its type (accessList, authorizationList) that ZKsync leaves out.
  */
-export function formatTransaction(
-  hash: PrefixedHexString,
-  from: PrefixedHexString,
-  tx: TypedTransaction,
-  placement: TransactionPlacement | undefined,
-): Record<string, unknown> {
+export function formatTransaction(signed: SignedTransaction, placement: TransactionPlacement | undefined): Record<string, unknown> {
+  const { hash, from, tx } = signed
   const block = placement?.block
   const typed = tx.type !== TransactionType.Legacy
   const gasPrice = block ? effectiveGasPrice(tx, block.header.baseFeePerGas ?? 0n) : maxFeePerGas(tx)
+  const signature = signatureFields(signed)
   const out: Record<string, unknown> = {
     hash,
     nonce: bigIntToHex(tx.nonce),
@@ -42,19 +49,21 @@ export function formatTransaction(
     gas: bigIntToHex(tx.gasLimit),
     input: bytesToHex(tx.data),
   }
-  if (typed) out.yParity = bigIntToHex(tx.v!)
-  out.v = bigIntToHex(tx.v!)
-  out.r = bigIntToHex(tx.r!)
-  out.s = bigIntToHex(tx.s!)
-  out.type = bigIntToHex(BigInt(tx.type))
-  if (tx.supports(Capability.EIP2930AccessLists)) out.accessList = (tx.toJSON() as { accessList: unknown }).accessList
+  if (typed) out.yParity = bigIntToHex(signature.v)
+  out.v = bigIntToHex(signature.v)
+  out.r = bigIntToHex(signature.r)
+  out.s = bigIntToHex(signature.s)
+  out.type = bigIntToHex(BigInt(transactionType(signed)))
+  // ZKsync's own 0x71 transactions have no access list (the EVM stand-in's is always empty).
+  if (tx.supports(Capability.EIP2930AccessLists) && !signed.eip712) out.accessList = (tx.toJSON() as { accessList: unknown }).accessList
   if (isEOACode7702Tx(tx)) out.authorizationList = tx.authorizationList.map(formatAuthorization)
   out.maxFeePerGas = bigIntToHex(maxFeePerGas(tx))
   out.maxPriorityFeePerGas = bigIntToHex(maxPriorityFeePerGas(tx))
   const chainId = typed || tx.v! > 28n ? tx.common.chainId() : undefined
   if (chainId !== undefined) out.chainId = bigIntToHex(chainId)
-  out.l1BatchNumber = block ? bigIntToHex(block.l1BatchNumber) : null
-  out.l1BatchTxIndex = placement ? bigIntToHex(BigInt(placement.index)) : null
+  const batch = placement ? batchPosition(placement.record, placement.block) : { l1BatchNumber: null, l1BatchTxIndex: null }
+  out.l1BatchNumber = batch.l1BatchNumber
+  out.l1BatchTxIndex = batch.l1BatchTxIndex
   return out
 }
 
@@ -75,5 +84,5 @@ function formatAuthorization([chainId, address, nonce, yParity, r, s]: EOACode77
 }
 
 export function formatMinedTransaction(record: TransactionRecord, block: BlockRecord): Record<string, unknown> {
-  return formatTransaction(record.hash, record.from, record.tx, { block, index: record.index })
+  return formatTransaction(record, { block, index: record.index, record })
 }

@@ -20,7 +20,7 @@ export const transactionMethods: MethodTable = {
     const mined = node.chain.transaction(txHash)
     if (mined) return formatMinedTransaction(mined, node.chain.byNumber(mined.blockNumber)!)
     const pending = node.pool.get(txHash)
-    return pending ? formatTransaction(pending.hash, pending.from, pending.tx, undefined) : null
+    return pending ? formatTransaction(pending, undefined) : null
   }),
 
   eth_getTransactionByBlockNumberAndIndex: method([blockRef('block'), quantity('index')], (node, [ref, index]) =>

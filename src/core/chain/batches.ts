@@ -1,0 +1,144 @@
+import type { BlockRecord } from './records.ts'
+
+/**
+ * An L1 batch: consecutive blocks that settle on L1 together (DESIGN §4). A batch is open while
+ * blocks may still join it; sealed, it is final, and its L2→L1 logs can be proven.
+ */
+export interface BatchRecord {
+  number: bigint
+  /** Its first block's timestamp. */
+  timestamp: bigint
+  firstBlock: bigint
+  lastBlock: bigint
+  /** Transactions in its blocks so far (the next one's index in the batch). */
+  txCount: number
+  sealed: boolean
+}
+
+/** Where the next block goes: the open batch, or a new one. */
+export interface BatchPlacement {
+  number: bigint
+  timestamp: bigint
+  /** Index in the batch of the block's first transaction. */
+  txOffset: number
+  /** Blocks the batch will hold with this one. */
+  blocks: number
+}
+
+/** When an open batch seals. */
+export interface BatchSealing {
+  /** Seal once the batch holds this many blocks. */
+  maxBlocks: number
+  /** Seal once the batch has been open this long (ms, the node's clock), new blocks or not. */
+  maxAgeMs: number
+}
+
+/**
+ * Decides when batches seal and remembers when the open one opened (in memory only: a restored
+ * node's open batch starts its age again).
+ */
+export class BatchPolicy {
+  private opened: { number: bigint; atMs: number } | undefined
+
+  constructor(
+    readonly sealing: BatchSealing,
+    private readonly now: () => number,
+  ) {}
+
+  /** Whether the block being added with this placement closes its batch. */
+  sealsWith(placement: BatchPlacement): boolean {
+    return placement.blocks >= this.sealing.maxBlocks || this.age(placement.number) >= this.sealing.maxAgeMs
+  }
+
+  /** Milliseconds until `batch` is due by age (0: now), or undefined when age never seals. */
+  dueInMs(batch: BatchRecord): number | undefined {
+    if (!Number.isFinite(this.sealing.maxAgeMs)) return undefined
+    const left = this.sealing.maxAgeMs - this.age(batch.number)
+    return left > 0 ? left : 0
+  }
+
+  private age(batch: bigint): number {
+    if (this.opened?.number !== batch) this.opened = { number: batch, atMs: this.now() }
+    return this.now() - this.opened.atMs
+  }
+}
+
+/**
+ * The chain's batches, kept in step with its blocks: blocks say which batch they belong to and
+ * whether they seal it; this index groups them and flags every block of a sealed batch.
+ */
+export class BatchIndex {
+  private readonly batches: BatchRecord[] = []
+
+  get last(): BatchRecord {
+    return this.batches[this.batches.length - 1]
+  }
+
+  /** The batch new blocks join, if one is open. */
+  get open(): BatchRecord | undefined {
+    const last = this.last
+    return last && !last.sealed ? last : undefined
+  }
+
+  /** The last sealed batch (batch 0, the genesis block's, is sealed from the start). */
+  get lastSealed(): BatchRecord {
+    const last = this.last
+    return last.sealed ? last : this.batches[this.batches.length - 2]
+  }
+
+  get(number: bigint): BatchRecord | undefined {
+    return number >= 0n && number < BigInt(this.batches.length) ? this.batches[Number(number)] : undefined
+  }
+
+  placementFor(timestamp: bigint): BatchPlacement {
+    const open = this.open
+    if (open) return { number: open.number, timestamp: open.timestamp, txOffset: open.txCount, blocks: Number(open.lastBlock - open.firstBlock) + 2 }
+    return { number: this.last ? this.last.number + 1n : 0n, timestamp, txOffset: 0, blocks: 1 }
+  }
+
+  /** Adds an appended block (`blocksOf` lists a batch's blocks, to flag them on a seal). */
+  add(block: BlockRecord, blocksOf: (batch: BatchRecord) => Iterable<BlockRecord>): void {
+    let batch = this.open
+    if (!batch || batch.number !== block.l1BatchNumber) {
+      const expected = this.last ? this.last.number + 1n : 0n
+      if (batch || block.l1BatchNumber !== expected) {
+        throw new Error(`block ${block.number} is in batch ${block.l1BatchNumber}, but the next batch is ${batch?.number ?? expected}`)
+      }
+      batch = { number: block.l1BatchNumber, timestamp: block.l1BatchTimestamp, firstBlock: block.number, lastBlock: block.number, txCount: 0, sealed: false }
+      this.batches.push(batch)
+    }
+    batch.lastBlock = block.number
+    batch.txCount += block.transactions.length
+    block.batchSealed = false
+    if (block.sealsBatch) this.markSealed(batch, blocksOf(batch), true)
+  }
+
+  /** Seals the open batch at its last block (`last`, which the caller stores again). */
+  seal(blocksOfBatch: Iterable<BlockRecord>, last: BlockRecord): void {
+    const batch = this.open
+    if (!batch || batch.lastBlock !== last.number) throw new Error(`block ${last.number} does not end the open batch`)
+    last.sealsBatch = true
+    this.markSealed(batch, blocksOfBatch, true)
+  }
+
+  /** Forgets batches above block `number`; a batch cut short is open again unless its new last block sealed it. */
+  truncate(number: bigint, blocksOf: (batch: BatchRecord) => Iterable<BlockRecord>): void {
+    while (this.batches.length > 0 && this.last.firstBlock > number) this.batches.pop()
+    const last = this.last
+    if (!last || last.lastBlock <= number) return
+    last.lastBlock = number
+    let txCount = 0
+    let sealed = false
+    for (const block of blocksOf(last)) {
+      txCount += block.transactions.length
+      sealed = block.sealsBatch
+    }
+    last.txCount = txCount
+    this.markSealed(last, blocksOf(last), sealed)
+  }
+
+  private markSealed(batch: BatchRecord, blocks: Iterable<BlockRecord>, sealed: boolean): void {
+    batch.sealed = sealed
+    for (const block of blocks) block.batchSealed = sealed
+  }
+}
