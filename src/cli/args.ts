@@ -1,0 +1,182 @@
+import { parseArgs } from 'node:util'
+import type { MiningConfig } from '../core/index.ts'
+
+/** What the command line asked for, validated. */
+export interface CliOptions {
+  host: string
+  port: number
+  chainId: number
+  mining: MiningConfig
+  /** The state file; absent: the chain lives in memory and ends with the process. */
+  state?: string
+  accounts: number
+  /** Starting balance of each dev account, in wei. */
+  balance: bigint
+  verbose: boolean
+  /** Which of the options above were given on the command line (the rest are defaults). */
+  given: ReadonlySet<string>
+}
+
+export type CliCommand = { kind: 'help' } | { kind: 'version' } | { kind: 'run'; options: CliOptions }
+
+/** A command line that cannot be run; the message names the flag and what it expects. */
+export class UsageError extends Error {
+  override name = 'UsageError'
+}
+
+export const CLI_DEFAULTS = {
+  host: '127.0.0.1',
+  // anvil-zksync's port, which viem's zksyncInMemoryNode and the ZKsync docs point at.
+  port: 8011,
+  chainId: 260,
+  accounts: 10,
+  balance: '10000',
+} as const
+
+export const HELP = `Usage: pagenode [options]
+
+A ZKsync-flavoured Ethereum JSON-RPC node on http://${CLI_DEFAULTS.host}:${CLI_DEFAULTS.port}.
+
+Options:
+  --host <address>       interface to listen on (default ${CLI_DEFAULTS.host}; 0.0.0.0 for all)
+  -p, --port <number>    port to listen on, 0 for any free one (default ${CLI_DEFAULTS.port})
+  --chain-id <id>        chain id, decimal or 0x-hex (default ${CLI_DEFAULTS.chainId})
+  --mining <mode>        auto: a block per transaction (default)
+                         interval=<ms>: a block every <ms> milliseconds
+                         manual: transactions wait in the pool
+  --state <file>         keep the chain in <file>: loaded at start, every change saved
+                         before it is acknowledged, compacted at exit
+  -a, --accounts <n>     dev accounts to derive and fund, 0 to 1000 (default ${CLI_DEFAULTS.accounts})
+  --balance <ETH>        starting balance of each dev account (default ${CLI_DEFAULTS.balance})
+  -v, --verbose          print one line per request
+  -h, --help             print this help
+  -V, --version          print the version
+
+Examples:
+  npx pagenode
+  npx pagenode --port 8545 --chain-id 0x10e --mining interval=2000
+  npx pagenode --state .pagenode/chain.state --verbose
+`
+
+const spec = {
+  host: { type: 'string' },
+  port: { type: 'string', short: 'p' },
+  'chain-id': { type: 'string' },
+  mining: { type: 'string' },
+  state: { type: 'string' },
+  accounts: { type: 'string', short: 'a' },
+  balance: { type: 'string' },
+  verbose: { type: 'boolean', short: 'v' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'V' },
+} as const
+
+export function parseCliArgs(argv: string[]): CliCommand {
+  let values: { [K in keyof typeof spec]?: (typeof spec)[K]['type'] extends 'string' ? string : boolean }
+  try {
+    ;({ values } = parseArgs({ args: argv, options: spec, strict: true, allowPositionals: false }))
+  } catch (error) {
+    throw new UsageError(describeParseError(error))
+  }
+  if (values.help) return { kind: 'help' }
+  if (values.version) return { kind: 'version' }
+
+  const given = new Set(Object.keys(values))
+  return {
+    kind: 'run',
+    options: {
+      host: parseHost(values.host ?? CLI_DEFAULTS.host),
+      port: parsePort(values.port ?? String(CLI_DEFAULTS.port)),
+      chainId: parseChainId(values['chain-id'] ?? String(CLI_DEFAULTS.chainId)),
+      mining: parseMining(values.mining ?? 'auto'),
+      state: values.state === undefined ? undefined : parseStatePath(values.state),
+      accounts: parseAccounts(values.accounts ?? String(CLI_DEFAULTS.accounts)),
+      balance: parseEther(values.balance ?? CLI_DEFAULTS.balance),
+      verbose: values.verbose ?? false,
+      given,
+    },
+  }
+}
+
+function parseHost(value: string): string {
+  if (value.trim() === '') throw new UsageError('--host needs an address, e.g. 127.0.0.1 or 0.0.0.0')
+  return value
+}
+
+function parsePort(value: string): number {
+  const port = /^\d{1,5}$/.test(value) ? Number(value) : NaN
+  if (!(port >= 0 && port <= 65535)) throw new UsageError(`--port must be a number from 0 to 65535, got '${value}'`)
+  return port
+}
+
+function parseChainId(value: string): number {
+  const id = /^0x[0-9a-f]+$/i.test(value) || /^\d+$/.test(value) ? Number(value) : NaN
+  if (!Number.isSafeInteger(id) || id <= 0) {
+    throw new UsageError(`--chain-id must be a positive integer (decimal or 0x-hex), got '${value}'`)
+  }
+  return id
+}
+
+function parseMining(value: string): MiningConfig {
+  if (value === 'auto') return { mode: 'auto' }
+  if (value === 'manual') return { mode: 'manual' }
+  const interval = /^interval=(\d+)$/.exec(value)
+  if (interval && Number(interval[1]) > 0 && Number.isSafeInteger(Number(interval[1]))) {
+    return { mode: 'interval', intervalMs: Number(interval[1]) }
+  }
+  throw new UsageError(`--mining must be auto, manual or interval=<ms> (e.g. interval=1000), got '${value}'`)
+}
+
+function parseStatePath(value: string): string {
+  if (value.trim() === '') throw new UsageError('--state needs a file name')
+  return value
+}
+
+function parseAccounts(value: string): number {
+  const count = /^\d+$/.test(value) ? Number(value) : NaN
+  if (!(count >= 0 && count <= 1000)) throw new UsageError(`--accounts must be a number from 0 to 1000, got '${value}'`)
+  return count
+}
+
+/** A decimal amount of ETH ("10000", "0.5") in wei, exactly: no floating point on the way. */
+export function parseEther(value: string): bigint {
+  const amount = /^(\d+)(?:\.(\d{1,18}))?$/.exec(value)
+  if (!amount) throw new UsageError(`--balance must be an amount of ETH like 10000 or 0.5 (at most 18 decimals), got '${value}'`)
+  const [, whole, fraction = ''] = amount
+  return BigInt(whole) * 10n ** 18n + BigInt(fraction.padEnd(18, '0'))
+}
+
+/** node:util's parse errors, reworded: one line naming the flag, without its advice about `--`. */
+function describeParseError(error: unknown): string {
+  const code = (error as { code?: string }).code
+  const message = error instanceof Error ? error.message : String(error)
+  // "Option '-p, --port <value>' argument missing": name the long form.
+  const option = /--[\w-]+/.exec(message)?.[0] ?? /'(-\w)/.exec(message)?.[1]
+  switch (code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION': {
+      const suggestion = option && closestOption(option)
+      return `unknown option ${option ?? ''}${suggestion ? ` (did you mean ${suggestion}?)` : ''}`.trim()
+    }
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
+      // A flag without its value (last, or followed by another flag), or a switch given one.
+      if (message.includes('ambiguous')) {
+        return `${option} needs a value (a value starting with '-' is written ${option}=<value>)`
+      }
+      if (message.includes('argument missing')) return `${option} needs a value`
+      return `${option} does not take a value`
+    case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL': {
+      const argument = /'([^']*)'/.exec(message)?.[1]
+      return `unexpected argument '${argument ?? ''}': every option is a --flag`
+    }
+    default:
+      return message.split('\n')[0]
+  }
+}
+
+/** `--chainId`, `--chainid`, `--Port`: the flag meant, when it differs only in case or dashes. */
+function closestOption(option: string): string | undefined {
+  const squash = (name: string) => name.replace(/-/g, '').toLowerCase()
+  const wanted = squash(option)
+  const match = Object.keys(spec).find((name) => squash(name) === wanted)
+  return match && `--${match}`
+}

@@ -1,0 +1,186 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { ErrorCode, type Node } from '../core/index.ts'
+import { readRequestBody } from './requestBody.ts'
+import type { RequestRecord } from './requestLog.ts'
+
+export interface RpcServerOptions {
+  maxRequestBytes: number
+  /** Told about every request once it is answered (the --verbose log). */
+  onRequest?: (record: RequestRecord) => void
+}
+
+/**
+ * The node over HTTP (DESIGN §6): `POST /` and `POST /<method>`, every JSON-RPC answer HTTP 200
+ * `application/json` (errors included), CORS on every response so a page on any origin can
+ * call it, `OPTIONS` preflights answered, other verbs 405.
+ *
+ * The port is bound before the node exists (a port in use fails fast, before a state file is
+ * touched); requests that arrive before `attach` wait for the node.
+ */
+export class RpcServer {
+  readonly http: Server
+  private node: Promise<Node>
+  private attachNode!: (node: Node) => void
+  private closing = false
+
+  constructor(private readonly options: RpcServerOptions) {
+    this.node = new Promise((resolve) => (this.attachNode = resolve))
+    this.http = createServer((request, response) => this.serveSafely(request, response, false))
+    // `Expect: 100-continue`: a body over the limit is refused before the client sends it.
+    this.http.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
+      const withheld = Number(request.headers['content-length']) > options.maxRequestBytes
+      if (!withheld) response.writeContinue()
+      this.serveSafely(request, response, withheld)
+    })
+  }
+
+  private serveSafely(request: IncomingMessage, response: ServerResponse, bodyWithheld: boolean): void {
+    this.serve(request, response, bodyWithheld).catch((error: unknown) => {
+      // Only a bug gets here; still answer in JSON-RPC terms rather than leave the client hanging.
+      if (!response.headersSent) {
+        send(response, 200, rpcError(ErrorCode.internal, error instanceof Error ? error.message : String(error)))
+      } else response.destroy()
+    })
+  }
+
+  /** Binds the port; rejects with the listen error (EADDRINUSE, EACCES, …). */
+  listen(host: string, port: number): Promise<AddressInfo> {
+    return new Promise((resolve, reject) => {
+      const onError = (error: Error) => reject(error)
+      this.http.once('error', onError)
+      this.http.listen({ host, port }, () => {
+        this.http.off('error', onError)
+        resolve(this.http.address() as AddressInfo)
+      })
+    })
+  }
+
+  attach(node: Node): void {
+    this.attachNode(node)
+  }
+
+  /**
+   * Stops accepting connections and waits for the requests in flight (a transaction being mined
+   * is answered, not cut off). Connections still open after `graceMs` are dropped.
+   */
+  async close(graceMs = 5000): Promise<void> {
+    this.closing = true
+    const closed = new Promise<void>((resolve) => this.http.close(() => resolve()))
+    // Keep-alive connections with nothing in flight would otherwise hold the server open.
+    this.http.closeIdleConnections()
+    const timer = setTimeout(() => this.http.closeAllConnections(), graceMs)
+    await closed
+    clearTimeout(timer)
+  }
+
+  private async serve(request: IncomingMessage, response: ServerResponse, bodyWithheld: boolean): Promise<void> {
+    const started = performance.now()
+    const path = (request.url ?? '/').split('?')[0]
+    const record = (fields: Partial<RequestRecord>) =>
+      this.options.onRequest?.({
+        verb: request.method ?? '?',
+        path,
+        status: response.statusCode,
+        ms: performance.now() - started,
+        ...fields,
+      })
+
+    setCorsHeaders(request, response)
+    // Once shutting down, a kept-alive connection is closed after its current answer.
+    if (this.closing) response.setHeader('Connection', 'close')
+
+    if (request.method === 'OPTIONS') {
+      response.writeHead(204, { 'Access-Control-Max-Age': '86400' }).end()
+      return record({})
+    }
+    if (request.method !== 'POST') {
+      response.setHeader('Allow', 'POST, OPTIONS')
+      send(response, 405, rpcError(ErrorCode.invalidRequest, `HTTP ${request.method} is not supported: send JSON-RPC requests with POST`))
+      return record({})
+    }
+    const pathMethod = methodFromPath(path)
+    if (pathMethod === null) {
+      send(response, 404, rpcError(ErrorCode.invalidRequest, `nothing is served at ${path}: POST to / or to /<method>`))
+      return record({})
+    }
+
+    const body = await readRequestBody(request, this.options.maxRequestBytes)
+    if (body.kind === 'aborted') return
+    if (body.kind === 'tooLarge') {
+      const text = rpcError(ErrorCode.invalidRequest, `request too large: the limit is ${this.options.maxRequestBytes} bytes`)
+      refuseRestOfBody(request, response, bodyWithheld)
+      send(response, 200, text)
+      return record({ pathMethod, response: text, note: 'request too large' })
+    }
+
+    const node = await this.node
+    const reply = await node.handleText(body.text, pathMethod)
+    // A notification (or a batch of them) has nothing to answer: 200 with an empty body, as geth.
+    send(response, 200, reply ?? '')
+    record({ pathMethod, request: body.text, response: reply })
+  }
+}
+
+/** `/` → no method; `/eth_chainId` → eth_chainId; deeper paths → null (not an endpoint). */
+function methodFromPath(path: string): string | undefined | null {
+  const segments = path.split('/').filter((segment) => segment !== '')
+  if (segments.length === 0) return undefined
+  if (segments.length > 1) return null
+  try {
+    return decodeURIComponent(segments[0])
+  } catch {
+    return null
+  }
+}
+
+function setCorsHeaders(request: IncomingMessage, response: ServerResponse): void {
+  response.setHeader('Access-Control-Allow-Origin', '*')
+  response.setHeader('Access-Control-Allow-Methods', 'POST, OPTIONS')
+  // Whatever headers the page's client sends (Content-Type, Authorization, custom ones) are fine.
+  const requested = request.headers['access-control-request-headers']
+  response.setHeader('Access-Control-Allow-Headers', requested ?? 'Content-Type')
+  if (requested) response.setHeader('Vary', 'Access-Control-Request-Headers')
+  // Chrome asks before a public page may call a server on this machine (Private Network Access).
+  if (request.headers['access-control-request-private-network'] === 'true') {
+    response.setHeader('Access-Control-Allow-Private-Network', 'true')
+  }
+}
+
+/** How long a client refused for size may take to read the answer and hang up. */
+const LINGER_MS = 5000
+
+/**
+ * After answering an oversized request, without reading any more of it. When the client held
+ * its body back (`Expect: 100-continue`, as curl does for large bodies), nothing more comes and
+ * the connection simply closes. Otherwise the client is still writing, and closing a socket
+ * with unread bytes resets it: the client's pending answer is thrown away with the connection.
+ * So only our side is closed once the answer is out; the unread rest stays in the kernel's
+ * buffers (never read into memory, and the client's writes stall once those are full) until
+ * the client, having read the answer, hangs up, or `LINGER_MS` passes.
+ */
+function refuseRestOfBody(request: IncomingMessage, response: ServerResponse, bodyWithheld: boolean): void {
+  if (bodyWithheld) {
+    response.setHeader('Connection', 'close')
+    return
+  }
+  const socket = request.socket
+  response.once('finish', () => {
+    socket.end()
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS)
+    timer.unref()
+    socket.once('close', () => clearTimeout(timer))
+  })
+}
+
+function send(response: ServerResponse, status: number, body: string): void {
+  response.writeHead(status, {
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(body),
+  })
+  response.end(body)
+}
+
+function rpcError(code: number, message: string): string {
+  return JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } })
+}

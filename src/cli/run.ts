@@ -1,0 +1,144 @@
+import { dirname } from 'node:path'
+import { createNode, DEFAULT_LIMITS, type Node } from '../core/index.ts'
+import type { CliOptions } from './args.ts'
+import { formatBanner } from './banner.ts'
+import { CliError } from './cliError.ts'
+import { formatRequestLine } from './requestLog.ts'
+import { RpcServer } from './rpcServer.ts'
+import { FileStore, StateFileError } from './stateFile/fileStore.ts'
+
+export interface Output {
+  log(line: string): void
+}
+
+export interface RunningNode {
+  node: Node
+  url: string
+  /** The startup banner (accounts, keys, URL). */
+  banner: string
+  /** Stops accepting requests, finishes those in flight, closes the node and saves the state. */
+  stop(): Promise<void>
+}
+
+/**
+ * Starts a node behind the HTTP server. Every failure a user can cause (port in use, a state
+ * file that cannot be used) is a CliError with a one-line message; nothing is left open then.
+ */
+export async function startPagenode(options: CliOptions, out: Output): Promise<RunningNode> {
+  const server = new RpcServer({
+    maxRequestBytes: DEFAULT_LIMITS.maxRequestBytes,
+    onRequest: options.verbose ? (record) => out.log(formatRequestLine(record)) : undefined,
+  })
+  // The port first: failing there must not create or touch a state file.
+  const address = await server.listen(options.host, options.port).catch((error: NodeJS.ErrnoException) => {
+    throw listenError(error, options)
+  })
+  let store: FileStore | undefined
+  let node: Node | undefined
+  try {
+    store = options.state === undefined ? undefined : await openStateFile(options.state, options.chainId)
+    node = await createNode({
+      chainId: options.chainId,
+      mining: options.mining,
+      accounts: options.accounts,
+      balance: options.balance,
+      store,
+    }).catch((error: unknown) => {
+      // With a state file, a node that cannot open is about the file (ChainStoreError & co.).
+      if (options.state !== undefined) throw new CliError(`cannot use state file ${options.state}: ${(error as Error).message}`)
+      throw error
+    })
+    server.attach(node)
+    const running = node
+    const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${address.port}`
+    const banner = await formatBanner({ node, url, state: store && describeState(store, node), notes: notes(options, store) })
+    return {
+      node,
+      url,
+      banner,
+      async stop() {
+        await server.close()
+        try {
+          // Waits for a block being stored, then the store compacts the state file.
+          await running.close()
+        } catch (error) {
+          throw new CliError(
+            `could not compact state file ${options.state}: ${(error as Error).message}; every acknowledged change is still in its log, replayed at the next start`,
+          )
+        }
+      },
+    }
+  } catch (error) {
+    // The node closes its store; without a node the store is closed here.
+    await (node ? node.close() : store?.close())?.catch(() => {})
+    await server.close(0)
+    throw error
+  }
+}
+
+async function openStateFile(path: string, chainId: number): Promise<FileStore> {
+  let store: FileStore
+  try {
+    store = await FileStore.open(path)
+  } catch (error) {
+    throw stateFileError(error as NodeJS.ErrnoException, path)
+  }
+  // Checked here, before the node, to answer in terms of flags rather than of the core's config.
+  const stored = await store.meta()
+  if (stored && stored.chainId !== chainId) {
+    await store.close()
+    throw new CliError(
+      `state file ${path} holds chain id ${stored.chainId}, not ${chainId}: start with --chain-id ${stored.chainId}, or use another --state file`,
+    )
+  }
+  return store
+}
+
+function describeState(store: FileStore, node: Node): string {
+  const head = node.chain.head.number
+  return store.opened.created ? `${store.path} (new chain)` : `${store.path} (restored, head at block ${head})`
+}
+
+function notes(options: CliOptions, store: FileStore | undefined): string[] {
+  const notes: string[] = []
+  if (store && !store.opened.created && options.given.has('balance')) {
+    notes.push('--balance only applies to a new chain: the balances in the state file are kept.')
+  }
+  if (store && store.opened.tornBytes > 0) {
+    notes.push(
+      `the state file ended in ${store.opened.tornBytes} bytes of a write that never finished (it was never acknowledged); they were dropped.`,
+    )
+  }
+  return notes
+}
+
+function listenError(error: NodeJS.ErrnoException, { host, port }: CliOptions): CliError {
+  switch (error.code) {
+    case 'EADDRINUSE':
+      return new CliError(`port ${port} on ${host} is already in use (another pagenode or anvil-zksync?): stop it or pick another with --port`)
+    case 'EACCES':
+      return new CliError(`not allowed to listen on port ${port} (ports below 1024 need privileges): pick another with --port`)
+    case 'EADDRNOTAVAIL':
+      return new CliError(`cannot listen on ${host}: it is not an address of this machine`)
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return new CliError(`cannot listen on ${host}: unknown host name`)
+    default:
+      return new CliError(`cannot listen on ${host}:${port}: ${error.message}`)
+  }
+}
+
+function stateFileError(error: NodeJS.ErrnoException, path: string): CliError {
+  if (error instanceof StateFileError) return new CliError(`cannot use state file ${path}: ${error.message}`)
+  switch (error.code) {
+    case 'ENOENT':
+      return new CliError(`cannot create state file ${path}: the directory ${dirname(path)} does not exist`)
+    case 'EACCES':
+    case 'EPERM':
+      return new CliError(`cannot use state file ${path}: permission denied`)
+    case 'EISDIR':
+      return new CliError(`cannot use state file ${path}: it is a directory`)
+    default:
+      return new CliError(`cannot use state file ${path}: ${error.message}`)
+  }
+}
