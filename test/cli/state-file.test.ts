@@ -164,6 +164,32 @@ describe('FileStore', () => {
     await expect(stat(`${path}.lock`)).rejects.toThrow(/ENOENT/)
   })
 
+  test('an append that fails (a full disk) is cut back off: not acknowledged, and the file stays whole', async () => {
+    const path = join(await tempDir(), 'chain.state')
+    const { node, store: fileStore } = await nodeOn(path)
+    const wallet = devWallet(node)
+    await (await wallet.sendTransaction({ to: DEV[1].address, value: 1n })).wait()
+    const sizeBefore = (await stat(path)).size
+
+    // A full disk cannot be arranged here: the file handle's flush fails once instead, after
+    // the record's bytes were written.
+    const handle = (fileStore as unknown as { handle: { datasync(): Promise<void> } }).handle
+    const datasync = handle.datasync.bind(handle)
+    handle.datasync = async () => {
+      handle.datasync = datasync
+      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' })
+    }
+    await expect(wallet.sendTransaction({ to: DEV[1].address, value: 2n })).rejects.toThrow(/could not save to .*ENOSPC/)
+    expect((await stat(path)).size).toBe(sizeBefore)
+    expect(await rpc(node)('eth_blockNumber')).toBe('0x1')
+
+    // The next change is written after the last good record, and the file reads back whole.
+    await (await wallet.sendTransaction({ to: DEV[1].address, value: 3n })).wait()
+    const scanned = scanStateFile(await readFile(path))
+    expect(scanned.tornBytes).toBe(0)
+    expect(scanned.commits.map((commit) => commit.meta.headNumber)).toEqual([0n, 1n, 2n])
+  })
+
   test('records keep every field: an absent dropAbove differs from dropAbove 0, keys and bytes survive', () => {
     const meta = { schemaVersion: 1, chainId: 260, genesisHash: '0xabc', headNumber: 0n }
     const commits = [
