@@ -20,6 +20,7 @@ import type { SignedTransaction } from './exec/rawTransaction.ts'
 import { StateMachine, type Sandbox } from './exec/stateMachine.ts'
 import { TrieNodeStore } from './exec/trieNodeStore.ts'
 import { L1_MESSENGER_ADDRESS, L1_MESSENGER_RUNTIME } from './rollup/l1Messenger.ts'
+import { checkPaymaster } from './rollup/paymaster.ts'
 import { handleJsonRpc, handleJsonRpcText, type JsonRpcResponse } from './rpc/envelope.ts'
 import { MethodNotFoundError, ServerError, toRpcError, TransactionRejectedError } from './rpc/errors.ts'
 import { methods } from './rpc/methods/index.ts'
@@ -189,19 +190,24 @@ export class Node {
     })
   }
 
+  /** Checks a transaction against the head and the pool (geth's rules); throws why it is refused. */
+  async admit(signed: SignedTransaction): Promise<void> {
+    checkPaymaster(signed)
+    checkAdmission(signed, {
+      pool: this.pool,
+      isMined: (hash) => this.chain.transaction(hash as PrefixedHexString) !== undefined,
+      account: await this.account(signed.from, this.chain.head),
+      baseFeePerGas: this.config.gasPrice,
+      blockGasLimit: this.config.blockGasLimit,
+    })
+  }
+
   /**
    * Admits a signed transaction to the pool and, under automine, mines it. Resolves once it is
    * in a committed block (automine) or accepted (interval/manual mining).
    */
   async submit(signed: SignedTransaction): Promise<PrefixedHexString> {
-    const head = this.chain.head
-    checkAdmission(signed, {
-      pool: this.pool,
-      isMined: (hash) => this.chain.transaction(hash as PrefixedHexString) !== undefined,
-      account: await this.account(signed.from, head),
-      baseFeePerGas: this.config.gasPrice,
-      blockGasLimit: this.config.blockGasLimit,
-    })
+    await this.admit(signed)
     this.pool.add(signed, this.config.now())
     this.filters.pendingTransactionAdded(signed.hash)
     this.emit('pendingTransaction', signed.hash)

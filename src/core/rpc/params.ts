@@ -67,6 +67,21 @@ export function parseQuantity(value: unknown): bigint {
   return BigInt(value)
 }
 
+const U32_MAX = 2 ** 32 - 1
+
+/**
+ * A ZKsync block or batch number (era's u32 newtypes, which travel as plain JSON integers), or a
+ * hex quantity as every eth_ method takes it.
+ */
+export function parseNumberish(value: unknown): bigint {
+  let number: bigint | undefined
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) number = BigInt(value)
+  else if (typeof value === 'string' && value.startsWith('0x')) number = parseQuantity(value)
+  if (number === undefined) throw new ParamError(`expected a non-negative integer (a JSON number, or hex like "0x1a"), got ${describe(value)}`)
+  if (number > U32_MAX) throw new ParamError(`${number} is out of range: at most ${U32_MAX}`)
+  return number
+}
+
 export function parseData(value: unknown): Uint8Array {
   if (typeof value !== 'string' || !HEX_RE.test(value) || value.length % 2 !== 0) {
     throw new ParamError(`expected 0x-prefixed hex bytes of even length, got ${describe(value)}`)
@@ -134,6 +149,7 @@ export function optional<T>(inner: Param<T>, fallback?: T): Param<T | undefined>
 }
 
 export const quantity = (name: string) => param(name, parseQuantity)
+export const numberish = (name: string) => param(name, parseNumberish)
 export const data = (name: string) => param(name, parseData)
 export const address = (name: string) => param(name, parseAddress)
 export const hash = (name: string) => param(name, parseHash)

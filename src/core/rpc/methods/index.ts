@@ -8,6 +8,7 @@ import { stateMethods } from './eth/state.ts'
 import { transactionMethods } from './eth/transactions.ts'
 import { netMethods } from './net.ts'
 import { web3Methods } from './web3.ts'
+import { unstableMethods, zksMethods } from './zks.ts'
 
 /** Every method the node serves, by name. */
 export const methods: MethodTable = {
@@ -20,4 +21,6 @@ export const methods: MethodTable = {
   ...logMethods,
   ...netMethods,
   ...web3Methods,
+  ...zksMethods,
+  ...unstableMethods,
 }

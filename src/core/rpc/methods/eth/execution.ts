@@ -1,5 +1,6 @@
 import { bigIntToHex, bytesToHex } from '@ethereumjs/util'
-import { assertSuccess, applyStateOverrides, replacesStorage, runCall, type CallRequest } from '../../../exec/call.ts'
+import { assertSuccess, applyStateOverrides, replacesStorage, runCall, type CallRequest, type StateOverrides } from '../../../exec/call.ts'
+import type { BlockRef } from '../../../chain/chain.ts'
 import { estimateGas } from '../../../exec/estimateGas.ts'
 import type { Node } from '../../../node.ts'
 import type { BlockRecord } from '../../../chain/records.ts'
@@ -19,6 +20,16 @@ async function sandboxFor(node: Node, block: BlockRecord, overrides?: Parameters
   return replacesStorage(overrides) ? node.state.freshSandbox(block.header.stateRoot) : node.sandbox(block)
 }
 
+/** eth_estimateGas's answer (zks_estimateFee and zks_estimateGasL1ToL2 give the same). */
+export async function estimateGasAt(node: Node, request: CallRequest, ref: BlockRef, overrides: StateOverrides | undefined): Promise<bigint> {
+  const block = node.block(ref)
+  const sandbox = await sandboxFor(node, block, overrides)
+  return sandbox.run(async (vm) => {
+    if (overrides) await applyStateOverrides(vm, overrides)
+    return estimateGas(vm, node.callContext(block), request, node.config.limits.callGasCap)
+  })
+}
+
 export const executionMethods: MethodTable = {
   eth_call: method([callRequest('call'), blockOrLatest(), optional(stateOverrides('stateOverrides'))], async (node, [request, ref, overrides]) => {
     const block = node.block(ref)
@@ -31,13 +42,7 @@ export const executionMethods: MethodTable = {
     return bytesToHex(result.execResult.returnValue)
   }),
 
-  eth_estimateGas: method([callRequest('call'), blockOrLatest(), optional(stateOverrides('stateOverrides'))], async (node, [request, ref, overrides]) => {
-    const block = node.block(ref)
-    const sandbox = await sandboxFor(node, block, overrides)
-    const gas = await sandbox.run(async (vm) => {
-      if (overrides) await applyStateOverrides(vm, overrides)
-      return estimateGas(vm, node.callContext(block), request, node.config.limits.callGasCap)
-    })
-    return bigIntToHex(gas)
-  }),
+  eth_estimateGas: method([callRequest('call'), blockOrLatest(), optional(stateOverrides('stateOverrides'))], async (node, [request, ref, overrides]) =>
+    bigIntToHex(await estimateGasAt(node, request, ref, overrides)),
+  ),
 }

@@ -1,0 +1,46 @@
+import { bytesToHex, utf8ToBytes, type PrefixedHexString } from '@ethereumjs/util'
+import { keccak_256 } from '@noble/hashes/sha3.js'
+
+/**
+ * The L1 this chain would settle on. There is none: batches seal in the node itself and no proof
+ * ever leaves it. These are the answers a ZKsync client needs to find its way, fixed and
+ * documented so nothing mistakes them for a live L1.
+ */
+
+/** era's local development L1 (zkstack's localhost chain) has chain id 9. */
+export const L1_CHAIN_ID = 9n
+
+/**
+ * The address zks_getMainContract names as the L1 diamond proxy: derived from a label, so it is
+ * nobody's account on any chain and stays the same on every node.
+ */
+export const MAIN_CONTRACT: PrefixedHexString = bytesToHex(keccak_256(utf8ToBytes('pagenode: L1 diamond proxy')).subarray(12))
+
+/** ETH as ZKsync names it in L1 contracts (the base token of an ETH-based chain). */
+export const BASE_TOKEN_L1_ADDRESS: PrefixedHexString = '0x0000000000000000000000000000000000000001'
+
+/** The base token's L2 system contract, where ZKsync keeps ETH balances. */
+export const BASE_TOKEN_L2_ADDRESS: PrefixedHexString = '0x000000000000000000000000000000000000800a'
+
+/** How era names ETH in token lists and balance maps. */
+export const ETH_TOKEN_ADDRESS: PrefixedHexString = '0x0000000000000000000000000000000000000000'
+
+/** zks_getBridgeContracts: no bridges without an L1 (anvil-zksync answers the same seven nulls). */
+export const BRIDGE_CONTRACTS = {
+  l1SharedDefaultBridge: null,
+  l2SharedDefaultBridge: null,
+  l1Erc20DefaultBridge: null,
+  l2Erc20DefaultBridge: null,
+  l1WethBridge: null,
+  l2WethBridge: null,
+  l2LegacySharedBridge: null,
+} as const
+
+/** zks_getConfirmedTokens: the base token is the only token the node knows of. */
+export const ETH_TOKEN = {
+  l1Address: ETH_TOKEN_ADDRESS,
+  l2Address: BASE_TOKEN_L2_ADDRESS,
+  name: 'Ether',
+  symbol: 'ETH',
+  decimals: 18,
+} as const
