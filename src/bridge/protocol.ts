@@ -14,6 +14,8 @@ export interface WorkerOptions {
   chainId?: number
   mining?: MiningConfig
   durability: Durability
+  /** Whether the leader answers the service worker's HTTP requests for this chain. */
+  http?: boolean
 }
 
 export type Role = 'leader' | 'follower'

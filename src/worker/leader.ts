@@ -4,6 +4,7 @@ import { Subscriptions, type SubscriptionMessage } from '../core/rpc/subscriptio
 import { IndexedDbStore } from '../core/store/indexedDbStore.ts'
 import type { Store } from '../core/store/store.ts'
 import { channelNames, type ChannelMessage, type Outcome, type WorkerOptions } from '../bridge/protocol.ts'
+import { HttpRelay } from './httpRelay.ts'
 
 /** Who asked: this tab's own page, or another tab (by its id) through the channel. */
 export type Caller = 'page' | string
@@ -25,6 +26,7 @@ export class Leader {
     readonly node: Node,
     options: WorkerOptions,
     private readonly pushToPage: (message: SubscriptionMessage) => void,
+    private readonly http: HttpRelay | undefined,
   ) {
     if (options.persist) {
       this.channel = new BroadcastChannel(channelNames(options.name).rpc)
@@ -33,13 +35,20 @@ export class Leader {
   }
 
   static async open(options: WorkerOptions, pushToPage: (message: SubscriptionMessage) => void): Promise<Leader> {
-    const store: Store | undefined = options.persist ? await IndexedDbStore.open(options.name, options.durability) : undefined
+    // The HTTP relay starts before the chain loads: a request sent meanwhile waits, not fails.
+    let loaded!: { resolve(node: Node): void; reject(error: unknown): void }
+    const node = new Promise<Node>((resolve, reject) => (loaded = { resolve, reject }))
+    const http = options.http ? new HttpRelay(options.name, node) : undefined
+    let store: Store | undefined
     try {
-      const node = await createNode({ chainId: options.chainId, mining: options.mining, store })
-      const leader = new Leader(node, options, pushToPage)
+      store = options.persist ? await IndexedDbStore.open(options.name, options.durability) : undefined
+      loaded.resolve(await createNode({ chainId: options.chainId, mining: options.mining, store }))
+      const leader = new Leader(await node, options, pushToPage, http)
       leader.announce()
       return leader
     } catch (error) {
+      loaded.reject(error)
+      http?.close()
       await store?.close()
       throw error
     }
@@ -97,6 +106,7 @@ export class Leader {
   }
 
   async close(): Promise<void> {
+    this.http?.close()
     this.channel?.close()
     for (const subscriptions of this.subscriptions.values()) subscriptions.close()
     await this.node.close()

@@ -1,0 +1,110 @@
+/**
+ * The node worker's half of the HTTP endpoint: answers the service worker's requests for one
+ * chain on the chain's http BroadcastChannel with the core's JSON-RPC envelope (`handleText`:
+ * batches, notifications, -32700, the size limit).
+ *
+ * Exactly one relay per chain name answers, whichever tab it is in: it listens only while it
+ * holds the chain's http Web Lock. For a persisted chain that is the leader anyway; for memory
+ * chains (one per tab) it keeps a second tab's chain from answering requests meant for the first.
+ * The lock is asked for before the node loads, so the service worker can tell "starting" from
+ * "no node" (it looks for the lock) and waits instead of failing a request sent during a boot.
+ */
+import {
+  errorResponseFor,
+  HTTP_PROTOCOL,
+  HttpErrorCode,
+  httpChannelName,
+  httpLockName,
+  type HttpMessage,
+} from '../bridge/http.ts'
+
+/** What the relay needs of the node. */
+export interface TextHandler {
+  handleText(text: string, pathMethod?: string): Promise<string | undefined>
+}
+
+/** Request ids already taken, so a re-sent copy runs once (the service worker re-sends until acked). */
+const REMEMBERED_REQUESTS = 10_000
+
+export class HttpRelay {
+  readonly id = crypto.randomUUID()
+  private channel: BroadcastChannel | undefined
+  private readonly seen = new Set<string>()
+  private release: (() => void) | undefined
+  private closed = false
+  /** Withdraws a lock request still waiting, so a closed relay stops counting as a node. */
+  private readonly abandon = new AbortController()
+  /** Resolves once this relay holds the lock and listens (never, while another tab's relay does). */
+  readonly listening: Promise<void>
+
+  /** `node` may still be loading: requests are taken at once and answered when it is ready. */
+  constructor(
+    private readonly name: string,
+    private readonly node: Promise<TextHandler>,
+  ) {
+    // A node that failed to load is reported by whoever awaits it; here it only fails requests.
+    node.catch(() => {})
+    this.listening = new Promise((resolve) => {
+      navigator.locks
+        .request(httpLockName(name), { signal: this.abandon.signal }, () => {
+          if (this.closed) return undefined
+          this.listen()
+          resolve()
+          return new Promise<void>((release) => (this.release = release))
+        })
+        .catch(() => {})
+    })
+  }
+
+  private listen(): void {
+    this.channel = new BroadcastChannel(httpChannelName(this.name))
+    this.channel.onmessage = (event: MessageEvent<HttpMessage>) => void this.onRequest(event.data)
+    // Requests already waiting (sent while no relay listened) are re-sent at once on this.
+    this.post({ type: 'up', relay: this.id, protocol: HTTP_PROTOCOL })
+  }
+
+  private async onRequest(message: HttpMessage): Promise<void> {
+    if (message.type !== 'request') return
+    this.post({ type: 'ack', id: message.id, relay: this.id })
+    if (this.seen.has(message.id)) return
+    this.remember(message.id)
+    const body = await this.answer(message)
+    if (!this.closed) this.post({ type: 'response', id: message.id, relay: this.id, body })
+  }
+
+  private async answer(message: Extract<HttpMessage, { type: 'request' }>): Promise<string | null> {
+    if (message.protocol !== HTTP_PROTOCOL) {
+      return errorResponseFor(
+        message.body,
+        HttpErrorCode.internal,
+        `the pagenode service worker script speaks protocol ${message.protocol} but this page's pagenode speaks ` +
+          `protocol ${HTTP_PROTOCOL}: update the script (pagenode/vite emits it; otherwise run npx pagenode init <public dir>)`,
+      )
+    }
+    try {
+      const node = await this.node
+      return (await node.handleText(message.body, message.pathMethod)) ?? null
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error)
+      return errorResponseFor(message.body, HttpErrorCode.internal, `the pagenode node could not answer: ${reason}`)
+    }
+  }
+
+  private remember(id: string): void {
+    this.seen.add(id)
+    if (this.seen.size > REMEMBERED_REQUESTS) this.seen.delete(this.seen.values().next().value!)
+  }
+
+  private post(message: HttpMessage): void {
+    this.channel?.postMessage(message)
+  }
+
+  /** Stops answering and hands the lock (and so the endpoint) to the next tab waiting for it. */
+  close(): void {
+    this.closed = true
+    this.abandon.abort()
+    this.channel?.close()
+    this.channel = undefined
+    this.release?.()
+  }
+}
