@@ -2,6 +2,8 @@ import { proxy, wrap, type Remote } from 'comlink'
 import type { MiningConfig } from '../core/config.ts'
 import type { Durability, NodeInfo, Outcome, Role, WorkerApi, WorkerEvent } from '../bridge/protocol.ts'
 import { DISCONNECTED, PagenodeProvider } from './provider.ts'
+import { DEFAULT_SCRIPT_URL, startingLockName } from '../bridge/http.ts'
+import { checkHttpEndpoint, resolveBaseUrls, setUpServiceWorker } from './serviceWorker.ts'
 
 export interface StartOptions {
   /** IndexedDB database name and channel namespace: one chain per name. */
@@ -12,12 +14,21 @@ export interface StartOptions {
   mining?: MiningConfig
   /** IndexedDB commit durability: 'relaxed' survives tab and browser crashes; 'strict' also an OS crash. */
   durability?: Durability
+  /**
+   * Where the service worker answers HTTP JSON-RPC for this chain: `POST {base}/` and
+   * `POST {base}/<method>`. Same-origin paths or other origins (e.g. 'http://127.0.0.1:8011').
+   */
+  baseUrls?: string[]
+  /** The service worker script (at the site root, so it controls every page); false: provider only. */
+  serviceWorker?: string | false
 }
 
 export interface PageNode {
   readonly provider: PagenodeProvider
   /** 'leader' runs the chain in this tab; 'follower' forwards to the tab that does. */
   readonly role: Role
+  /** The HTTP endpoint's base URLs, absolute; empty for a provider-only node. */
+  readonly baseUrls: readonly string[]
   /** Stops the node: waits for a block being stored, releases the worker, locks and channels. */
   stop(): Promise<void>
   /** Ends the worker at once, as a crash would: for tests of what survives one. */
@@ -26,9 +37,15 @@ export interface PageNode {
 
 /**
  * Starts a pagenode in a module Web Worker and returns its EIP-1193 provider. Resolves once the
- * node answers (the chain loaded from IndexedDB, or this tab joined the tab that runs it).
+ * node answers (the chain loaded from IndexedDB, or this tab joined the tab that runs it) and,
+ * unless `serviceWorker` is false, once its base URLs answer HTTP from this page.
  */
 export async function startNode(options: StartOptions = {}): Promise<PageNode> {
+  const name = options.name ?? 'pagenode'
+  const script = options.serviceWorker ?? DEFAULT_SCRIPT_URL
+  // Bad base URLs fail here, before a worker exists.
+  const baseUrls = script === false ? [] : resolveBaseUrls(options.baseUrls ?? ['/rpc'])
+  const starting = script === false ? undefined : holdStartingLock(name)
   const worker = new Worker(new URL('../worker/nodeWorker.ts', import.meta.url), { type: 'module', name: 'pagenode' })
   const api: Remote<WorkerApi> = wrap<WorkerApi>(worker)
 
@@ -67,16 +84,25 @@ export async function startNode(options: StartOptions = {}): Promise<PageNode> {
 
   let info: NodeInfo
   try {
+    // Registering the service worker does not need the node: both start at once.
+    const http = script === false ? undefined : setUpServiceWorker({ script, name, baseUrls })
+    http?.catch(() => {})
     info = await Promise.race([
       api.start(
-        { name: options.name ?? 'pagenode', persist: options.persist ?? true, chainId: options.chainId, mining: options.mining, durability: options.durability ?? 'relaxed' },
+        { name, persist: options.persist ?? true, chainId: options.chainId, mining: options.mining, durability: options.durability ?? 'relaxed', http: script !== false },
         proxy(onEvent),
       ),
       death,
     ])
+    if (http) {
+      await http
+      await checkHttpEndpoint(baseUrls[0])
+    }
   } catch (error) {
     end('the node could not start')
     throw error
+  } finally {
+    starting?.release()
   }
   role = info.role
   // On a later task, so that listeners attached right after `await startNode()` hear it.
@@ -87,6 +113,7 @@ export async function startNode(options: StartOptions = {}): Promise<PageNode> {
     get role() {
       return role
     },
+    baseUrls,
     async stop() {
       if (ended) return
       await Promise.race([api.stop(), death]).catch(() => {})
@@ -96,4 +123,16 @@ export async function startNode(options: StartOptions = {}): Promise<PageNode> {
       end('the node worker was terminated')
     },
   }
+}
+
+/**
+ * Tells the service worker (which looks for the chain's locks) that a node is on its way, from
+ * before the worker loads until the node's own relay holds its lock. Shared: several pages may
+ * be starting the same chain.
+ */
+function holdStartingLock(name: string): { release(): void } {
+  let release = () => {}
+  const held = new Promise<void>((resolve) => (release = resolve))
+  navigator.locks?.request(startingLockName(name), { mode: 'shared' }, () => held).catch(() => {})
+  return { release }
 }
