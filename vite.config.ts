@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vite'
+import pagenode from './src/vite/plugin.ts'
 
 /** Absolute path of a file or folder given relative to the repo root. */
 const fromRoot = (path: string): string => fileURLToPath(new URL(path, import.meta.url))
@@ -31,6 +32,8 @@ export const browserDeps = [
 export default defineConfig({
   root: fromRoot('./demo'),
   publicDir: fromRoot('./public'),
+  // Serves /pagenode-sw.js in dev and emits it into dist/ (which preview serves).
+  plugins: [pagenode()],
   build: {
     outDir: fromRoot('./dist'),
     // dist/ is outside root, so Vite would refuse to clean it without this.

@@ -34,6 +34,7 @@ export const CLI_DEFAULTS = {
 } as const
 
 export const HELP = `Usage: pagenode [options]
+       pagenode init <public dir>   write the in-page node's service worker script there
 
 A ZKsync-flavoured Ethereum JSON-RPC node on http://${CLI_DEFAULTS.host}:${CLI_DEFAULTS.port}.
 

@@ -31,6 +31,11 @@ async function main(argv: string[]): Promise<never> {
   process.on('unhandledRejection', fail)
 
   try {
+    // A subcommand with its own arguments: the site's service worker script (src/vite/init.ts).
+    if (argv[0] === 'init') {
+      const { runInit } = await import('../vite/init.ts')
+      process.exit(await runInit(argv.slice(1), { stdout: (text) => process.stdout.write(text), stderr: (text) => process.stderr.write(text) }))
+    }
     const command = parseCliArgs(argv)
     if (command.kind === 'help') {
       process.stdout.write(HELP)

@@ -1,0 +1,41 @@
+/**
+ * Builds the service worker script: src/sw/ bundled into one self-contained classic script (an
+ * IIFE, no imports). Classic because module service workers are not supported everywhere, and
+ * self-contained because it is served as a static file at the site root (reference §7).
+ *
+ * Built from the sources on demand rather than shipped prebuilt, as the rest of pagenode is: the
+ * script always matches the page library it is installed with. esbuild is already installed
+ * with pagenode (tsx runs on it); the build takes some tens of milliseconds.
+ */
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { build } from 'esbuild'
+import { HTTP_PROTOCOL, SCRIPT_FILE_NAME } from '../bridge/http.ts'
+
+export { SCRIPT_FILE_NAME }
+
+const entry = fileURLToPath(new URL('../sw/serviceWorker.ts', import.meta.url))
+const packageJson = fileURLToPath(new URL('../../package.json', import.meta.url))
+
+export function pagenodeVersion(): string {
+  return (JSON.parse(readFileSync(packageJson, 'utf8')) as { version: string }).version
+}
+
+export async function buildServiceWorkerScript(): Promise<string> {
+  const version = pagenodeVersion()
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: 'es2022',
+    write: false,
+    minify: false,
+    legalComments: 'none',
+    define: { __PAGENODE_VERSION__: JSON.stringify(version) },
+    banner: {
+      js: `// pagenode service worker ${version}, protocol ${HTTP_PROTOCOL}. Generated from pagenode's src/sw/: do not edit;\n// pagenode/vite serves and emits it, \`npx pagenode init <public dir>\` copies it.`,
+    },
+  })
+  return result.outputFiles[0].text
+}
