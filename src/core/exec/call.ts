@@ -120,7 +120,7 @@ async function hideCode(vm: VM, from: Address): Promise<() => void> {
 }
 
 /** Whether the caller named a gas price; geth and anvil run unpriced calls for free. */
-function isPriced(request: CallRequest): boolean {
+export function isPriced(request: CallRequest): boolean {
   return (request.gasPrice ?? 0n) > 0n || (request.maxFeePerGas ?? 0n) > 0n
 }
 
@@ -149,11 +149,11 @@ export function assertSuccess(result: RunTxResult): void {
 
 /** ethereumjs' EVM error strings in geth's words (what tools match on). */
 export function gethExecutionError(error: string): string {
+  // ethereumjs appends the location to a bad jump ("invalid JUMP at <code hash>/<address>:<pc>").
+  if (error.startsWith('invalid JUMP')) return 'invalid jump destination'
   switch (error) {
     case 'revert':
       return 'execution reverted'
-    case 'invalid JUMP':
-      return 'invalid jump destination'
     case 'static state change':
       return 'write protection'
     case 'create collision':
