@@ -56,6 +56,15 @@ const sendButton = byId<HTMLButtonElement>('send')
 const responseBox = byId<HTMLDivElement>('response')
 const historyList = byId<HTMLOListElement>('history')
 const statusLine = byId<HTMLParagraphElement>('status')
+const endpointLine = byId<HTMLParagraphElement>('endpoint')
+const endpointUrls = byId<HTMLSpanElement>('endpoint-urls')
+
+/**
+ * Where the service worker answers HTTP JSON-RPC: the site's /rpc, and anvil-zksync's address
+ * (viem's zksyncInMemoryNode), so a dApp or script configured for a local node works unmodified
+ * from this origin with nothing listening there (DESIGN §3).
+ */
+const BASE_URLS = ['/rpc', 'http://localhost:8011', 'http://127.0.0.1:8011']
 
 let node: PageNode | undefined
 let accounts: string[] = []
@@ -166,6 +175,17 @@ async function refreshStatus(): Promise<void> {
   }
 }
 
+function showEndpoints(urls: readonly string[]): void {
+  endpointUrls.replaceChildren(
+    ...urls.flatMap((url, i) => {
+      const code = document.createElement('code')
+      code.textContent = url
+      return i === 0 ? [code] : [document.createTextNode(' · '), code]
+    }),
+  )
+  endpointLine.hidden = urls.length === 0
+}
+
 async function send(): Promise<void> {
   const method = methodInput.value.trim()
   if (method === '') {
@@ -219,8 +239,9 @@ methodInput.addEventListener('input', () => {
 
 async function start(): Promise<void> {
   try {
-    node = await startNode({ name: 'playground' })
+    node = await startNode({ name: 'playground', baseUrls: BASE_URLS })
     window.pagenode = node
+    showEndpoints(node.baseUrls)
     node.provider.on('message', () => void refreshStatus())
     void node.provider.request({ method: 'eth_subscribe', params: ['newHeads'] })
     chainId = Number(BigInt((await node.provider.request({ method: 'eth_chainId', params: [] })) as string))
