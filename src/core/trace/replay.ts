@@ -1,0 +1,144 @@
+import { createBlock, type Block } from '@ethereumjs/block'
+import { isAccessList2930Tx, isEOACode7702Tx, isFeeMarket1559Tx, type TypedTransaction } from '@ethereumjs/tx'
+import { bytesToHex, eoaCode7702RecoverAuthority, type PrefixedHexString } from '@ethereumjs/util'
+import { runTx, type RunTxResult } from '@ethereumjs/vm'
+import type { BlockRecord, TransactionRecord } from '../chain/records.ts'
+import { applyStateOverrides, isPriced, replacesStorage, runCall, type CallRequest, type StateOverrides } from '../exec/call.ts'
+import type { Node } from '../node.ts'
+import { InternalError } from '../rpc/errors.ts'
+import type { Tracer, TraceTarget } from './tracer.ts'
+
+const ZERO_ADDRESS: PrefixedHexString = `0x${'00'.repeat(20)}`
+
+/** One traced transaction of a block, as debug_traceBlock* lists them. */
+export interface BlockTraceEntry {
+  txHash: PrefixedHexString
+  result: unknown
+}
+
+/**
+ * Traces every transaction of a mined block: the block is replayed on its parent's state, each
+ * transaction after the ones before it, under the tracer.
+ */
+export async function traceBlock(node: Node, block: BlockRecord, tracer: Tracer): Promise<BlockTraceEntry[]> {
+  if (block.transactions.length === 0) return []
+  return replay(node, block, block.transactions.length - 1, () => true, tracer)
+}
+
+/** Traces a mined transaction: its block's earlier transactions replayed untraced first. */
+export async function traceTransaction(node: Node, tx: TransactionRecord, tracer: Tracer): Promise<unknown> {
+  const block = node.chain.byNumber(tx.blockNumber)!
+  const [entry] = await replay(node, block, tx.index, (index) => index === tx.index, tracer)
+  return entry.result
+}
+
+/**
+ * Traces a call as eth_call runs it: on the state after `block`, in the context of the block
+ * that would follow it, with geth's state overrides applied first.
+ */
+export async function traceCall(
+  node: Node,
+  block: BlockRecord,
+  request: CallRequest,
+  overrides: StateOverrides | undefined,
+  tracer: Tracer,
+): Promise<unknown> {
+  // Replacing a whole storage leaves a reused sandbox's caches out of step (see eth_call).
+  const sandbox = replacesStorage(overrides) ? await node.state.freshSandbox(block.header.stateRoot) : await node.sandbox(block)
+  const context = node.callContext(block)
+  const cap = node.config.limits.callGasCap
+  const gas = request.gas !== undefined && request.gas < cap ? request.gas : cap // as eth_call: capped, not refused
+  const target: TraceTarget = {
+    gasLimit: gas,
+    hash: undefined,
+    index: 0,
+    blockNumber: block.number,
+    blockHash: undefined,
+    from: request.from ?? ZERO_ADDRESS,
+    to: request.to,
+    coinbase: context.header.coinbase.toString(),
+    accessList: request.accessList ?? [],
+    authorities: () => [],
+    lentGasPrice: isPriced(request) ? undefined : (context.header.baseFeePerGas ?? 0n),
+  }
+  return sandbox.run(async (vm) => {
+    if (overrides) await applyStateOverrides(vm, overrides)
+    const { trace } = await tracer.run(vm, () => runCall(vm, context, request, gas), target, false)
+    return trace
+  })
+}
+
+/**
+ * Replays `block` on its parent's state through transaction `last`, tracing those `traced`
+ * picks. Each transaction runs in the block's own context (its number, time, base fee,
+ * coinbase, PREVRANDAO), so a replay computes exactly what mining did; a gas figure that
+ * differs from the receipt's means it did not, and is reported rather than served.
+ */
+async function replay(
+  node: Node,
+  block: BlockRecord,
+  last: number,
+  traced: (index: number) => boolean,
+  tracer: Tracer,
+): Promise<BlockTraceEntry[]> {
+  const parent = node.chain.byNumber(block.number - 1n)!
+  const context = createBlock({ header: block.header.toJSON() }, { common: node.common })
+  const sandbox = await node.state.sandbox(parent.header.stateRoot)
+  return sandbox.run(async (vm) => {
+    const entries: BlockTraceEntry[] = []
+    let blockGasUsed = 0n
+    for (const record of block.transactions.slice(0, last + 1)) {
+      const gasBefore = blockGasUsed
+      const execute = () => runTx(vm, { tx: record.tx, block: context, blockGasUsed: gasBefore, skipHardForkValidation: true })
+      let result: RunTxResult
+      if (traced(record.index)) {
+        const run = await tracer.run(vm, execute, minedTarget(record, block, context), record.index < last)
+        result = run.result
+        entries.push({ txHash: record.hash, result: run.trace })
+      } else {
+        result = await execute()
+      }
+      if (result.totalGasSpent !== record.receipt.gasUsed) {
+        throw new InternalError(
+          `replaying block ${block.number} diverged at transaction ${record.hash}: it used ${result.totalGasSpent} gas, the receipt says ${record.receipt.gasUsed}`,
+        )
+      }
+      blockGasUsed += result.totalGasSpent
+    }
+    return entries
+  })
+}
+
+function minedTarget(record: TransactionRecord, block: BlockRecord, context: Block): TraceTarget {
+  const tx = record.tx
+  return {
+    gasLimit: tx.gasLimit,
+    hash: record.hash,
+    index: record.index,
+    blockNumber: block.number,
+    blockHash: block.hash,
+    from: record.from,
+    to: tx.to?.toString(),
+    coinbase: context.header.coinbase.toString(),
+    accessList: accessListOf(tx),
+    authorities: () => authoritiesOf(tx),
+  }
+}
+
+function accessListOf(tx: TypedTransaction): TraceTarget['accessList'] {
+  if (!isAccessList2930Tx(tx) && !isFeeMarket1559Tx(tx) && !isEOACode7702Tx(tx)) return []
+  return tx.accessList.map(([address, keys]) => ({ address: bytesToHex(address), storageKeys: keys.map((key) => bytesToHex(key)) }))
+}
+
+function authoritiesOf(tx: TypedTransaction): PrefixedHexString[] {
+  if (!isEOACode7702Tx(tx)) return []
+  const authorities: PrefixedHexString[] = []
+  for (const authorization of tx.authorizationList) {
+    try {
+      authorities.push(eoaCode7702RecoverAuthority(authorization).toString())
+    } catch {
+      // An invalid signature authorizes nothing; runTx skips it too.
+    }
+  }
+  return authorities
+}
