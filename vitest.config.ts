@@ -1,5 +1,8 @@
 import { playwright } from '@vitest/browser-playwright'
 import { configDefaults, defineConfig } from 'vitest/config'
+import pagenode from './src/vite/plugin.ts'
+import { stopServiceWorkers } from './test/browser/support/commands.ts'
+import { staleServiceWorker } from './test/browser/support/staleServiceWorker.ts'
 import { browserDeps } from './vite.config.ts'
 
 /**
@@ -7,7 +10,11 @@ import { browserDeps } from './vite.config.ts'
  * `demo/`). Vitest picks vitest.config.ts over vite.config.ts.
  */
 export default defineConfig({
-  optimizeDeps: { include: browserDeps },
+  // The browser tests register /pagenode-sw.js, served by the plugin as in the playground, and
+  // a stale copy of it (an older protocol) to check that the mismatch is reported.
+  plugins: [pagenode(), staleServiceWorker()],
+  // The clients the browser tests drive, too: discovered mid-run they reload the tester page.
+  optimizeDeps: { include: [...browserDeps, 'ethers', 'viem', 'viem/accounts', 'viem/chains', 'web3', 'zksync-ethers'] },
   test: {
     projects: [
       {
@@ -34,6 +41,7 @@ export default defineConfig({
             // Vitest ignores launchOptions.headless; this is the switch that counts.
             headless: true,
             instances: [{ browser: 'chromium' }],
+            commands: { stopServiceWorkers },
             // The system Chromium: no test ever downloads a browser.
             provider: playwright({
               launchOptions: {

@@ -1,4 +1,5 @@
 import type { MethodTable } from '../method.ts'
+import { debugMethods } from './debug.ts'
 import { blockMethods } from './eth/blocks.ts'
 import { executionMethods } from './eth/execution.ts'
 import { feeMethods } from './eth/fees.ts'
