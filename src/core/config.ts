@@ -1,5 +1,6 @@
 import type { BatchSealing } from './chain/batches.ts'
 import type { Store } from './store/store.ts'
+import type { TraceStyle } from './trace/tracer.ts'
 
 /** How blocks are produced (DESIGN §4). */
 export type MiningConfig =
@@ -23,6 +24,8 @@ export interface Limits {
   filterIdleMs: number
   /** Gas cap for eth_call and eth_estimateGas (geth's RPCGasCap default). */
   callGasCap: bigint
+  /** Largest struct log (debug_trace* without a call tracer), as estimated JSON bytes. */
+  maxTraceBytes: number
 }
 
 export interface NodeConfig {
@@ -50,6 +53,11 @@ export interface NodeConfig {
   store?: Store
   /** Clock in milliseconds; tests pin it. */
   now?: () => number
+  /**
+   * Output of the debug_trace* methods: 'zksync' (ZKsync's DebugCall; callTracer by default) or
+   * 'geth' (geth's exact callTracer output; the struct logger by default).
+   */
+  tracing?: TraceStyle
 }
 
 export interface ResolvedConfig {
@@ -63,6 +71,7 @@ export interface ResolvedConfig {
   batches: BatchSealing
   limits: Limits
   now: () => number
+  tracing: TraceStyle
 }
 
 export const DEV_MNEMONIC = 'test test test test test test test test test test test junk'
@@ -75,6 +84,7 @@ export const DEFAULT_LIMITS: Limits = {
   maxFilters: 1000,
   filterIdleMs: 5 * 60 * 1000,
   callGasCap: 50_000_000n,
+  maxTraceBytes: 32 * 1024 * 1024,
 }
 
 export const DEFAULTS = {
@@ -87,6 +97,7 @@ export const DEFAULTS = {
   mining: { mode: 'auto' } as MiningConfig,
   /** One batch per block: each block is final as soon as it is mined. */
   batches: { maxBlocks: 1, maxAgeMs: Infinity } as BatchSealing,
+  tracing: 'zksync' as TraceStyle,
 } as const
 
 export function resolveConfig(config: NodeConfig = {}): ResolvedConfig {
@@ -102,6 +113,10 @@ export function resolveConfig(config: NodeConfig = {}): ResolvedConfig {
   if (mining.mode === 'interval' && !(Number.isFinite(mining.intervalMs) && mining.intervalMs > 0)) {
     throw new TypeError(`mining.intervalMs must be a positive number of milliseconds`)
   }
+  const tracing = config.tracing ?? DEFAULTS.tracing
+  if (tracing !== 'zksync' && tracing !== 'geth') {
+    throw new TypeError(`tracing must be 'zksync' or 'geth', got ${String(config.tracing)}`)
+  }
   return {
     chainId,
     mnemonic: config.mnemonic ?? DEFAULTS.mnemonic,
@@ -113,6 +128,7 @@ export function resolveConfig(config: NodeConfig = {}): ResolvedConfig {
     batches: resolveBatches(config.batches),
     limits: { ...DEFAULT_LIMITS, ...config.limits },
     now: config.now ?? Date.now,
+    tracing,
   }
 }
 

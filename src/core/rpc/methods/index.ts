@@ -24,4 +24,5 @@ export const methods: MethodTable = {
   ...web3Methods,
   ...zksMethods,
   ...unstableMethods,
+  ...debugMethods,
 }

@@ -1,0 +1,36 @@
+import type { Node } from '../../node.ts'
+import { createTracer } from '../../trace/createTracer.ts'
+import { traceBlock, traceCall, traceTransaction } from '../../trace/replay.ts'
+import type { Tracer } from '../../trace/tracer.ts'
+import { callRequest } from '../callObject.ts'
+import { method, type MethodTable } from '../method.ts'
+import { blockOrLatest, blockRef, hash, optional } from '../params.ts'
+import { traceCallConfig, traceConfig, tracerOptions, type TraceConfig } from '../traceConfig.ts'
+
+function tracerFor(node: Node, config: TraceConfig | undefined): Tracer {
+  return createTracer(tracerOptions(config, node.config.tracing), node.config.tracing, node.config.limits.maxTraceBytes)
+}
+
+/**
+ * debug_ tracing. Nothing is traced at mining time: a mined transaction is re-executed on
+ * demand, its block replayed on the parent's state (trace/replay.ts).
+ */
+export const debugMethods: MethodTable = {
+  debug_traceTransaction: method([hash('transactionHash'), optional(traceConfig('config'))], async (node, [txHash, config]) => {
+    const tx = node.chain.transaction(txHash)
+    return tx ? traceTransaction(node, tx, tracerFor(node, config)) : null
+  }),
+
+  debug_traceCall: method(
+    [callRequest('call'), blockOrLatest(), optional(traceCallConfig('config'))],
+    async (node, [request, ref, config]) => traceCall(node, node.block(ref), request, config?.stateOverrides, tracerFor(node, config)),
+  ),
+
+  debug_traceBlockByNumber: method([blockRef('block'), optional(traceConfig('config'))], async (node, [ref, config]) =>
+    traceBlock(node, node.block(ref), tracerFor(node, config)),
+  ),
+
+  debug_traceBlockByHash: method([hash('blockHash'), optional(traceConfig('config'))], async (node, [blockHash, config]) =>
+    traceBlock(node, node.block({ kind: 'hash', hash: blockHash, requireCanonical: false }), tracerFor(node, config)),
+  ),
+}
