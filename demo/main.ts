@@ -3,7 +3,7 @@
  * across reloads, and a small console sends JSON-RPC calls to its EIP-1193 provider. Replaced by
  * the real playground as the remaining pieces land.
  */
-import { startNode, type PageNode } from '../src/client/index.ts'
+import { ServiceWorkerError, startNode, type PageNode } from '../src/client/index.ts'
 import { parseParams } from './params.ts'
 
 declare global {
@@ -175,6 +175,26 @@ async function refreshStatus(): Promise<void> {
   }
 }
 
+/**
+ * The node with its HTTP endpoint; when the endpoint cannot be set up (no service workers in this
+ * browser or window, a stale script on the site) the console still works, provider only, and the
+ * page says why HTTP does not.
+ */
+async function startWithEndpoint(): Promise<PageNode> {
+  try {
+    const started = await startNode({ name: 'playground', baseUrls: BASE_URLS })
+    showEndpoints(started.baseUrls)
+    return started
+  } catch (e) {
+    if (!(e instanceof ServiceWorkerError)) throw e
+    console.error(e)
+    endpointLine.dataset.state = 'failed'
+    endpointLine.textContent = `HTTP endpoint unavailable: ${e.message}`
+    endpointLine.hidden = false
+    return startNode({ name: 'playground', serviceWorker: false })
+  }
+}
+
 function showEndpoints(urls: readonly string[]): void {
   endpointUrls.replaceChildren(
     ...urls.flatMap((url, i) => {
@@ -183,6 +203,7 @@ function showEndpoints(urls: readonly string[]): void {
       return i === 0 ? [code] : [document.createTextNode(' · '), code]
     }),
   )
+  endpointLine.dataset.state = 'ready'
   endpointLine.hidden = urls.length === 0
 }
 
@@ -239,9 +260,8 @@ methodInput.addEventListener('input', () => {
 
 async function start(): Promise<void> {
   try {
-    node = await startNode({ name: 'playground', baseUrls: BASE_URLS })
+    node = await startWithEndpoint()
     window.pagenode = node
-    showEndpoints(node.baseUrls)
     node.provider.on('message', () => void refreshStatus())
     void node.provider.request({ method: 'eth_subscribe', params: ['newHeads'] })
     chainId = Number(BigInt((await node.provider.request({ method: 'eth_chainId', params: [] })) as string))

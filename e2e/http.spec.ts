@@ -204,7 +204,7 @@ test('with no node running, the endpoint answers a clear JSON-RPC error', async 
   })
 })
 
-test('a stale service worker script on the site is reported, saying what to do', async ({ page, context }) => {
+test('a stale service worker script on the site is reported, saying what to do, and the console still works', async ({ page, context }) => {
   // The site serves a script from an older pagenode (another protocol number).
   await context.route('**/pagenode-sw.js?*', async (route) => {
     const script = await (await route.fetch()).text()
@@ -213,7 +213,12 @@ test('a stale service worker script on the site is reported, saying what to do',
     await route.fulfill({ body: stale, contentType: 'text/javascript' })
   })
   await page.goto('/')
-  await expect(page.getByTestId('status')).toHaveAttribute('data-state', 'failed', { timeout: 30_000 })
-  await expect(page.getByTestId('status')).toContainText('The script is out of date')
-  await expect(page.getByTestId('status')).toContainText('npx pagenode init')
+  const endpoint = page.getByTestId('endpoint')
+  await expect(endpoint).toHaveAttribute('data-state', 'failed', { timeout: 30_000 })
+  await expect(endpoint).toContainText('HTTP endpoint unavailable')
+  await expect(endpoint).toContainText('The script is out of date')
+  await expect(endpoint).toContainText('npx pagenode init')
+  // The console still works, through the provider alone.
+  await expectReady(page)
+  expect(await page.evaluate(() => window.pagenode!.baseUrls)).toEqual([])
 })
