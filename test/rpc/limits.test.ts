@@ -53,6 +53,7 @@ test('the defaults are the documented ones', () => {
     maxFilters: 1000,
     filterIdleMs: 5 * 60 * 1000,
     callGasCap: 50_000_000n,
+    maxTraceBytes: 32 * 1024 * 1024,
   })
 })
 
