@@ -78,6 +78,15 @@ describe('debug_traceBlockByNumber / debug_traceBlockByHash', () => {
     expect(await call('debug_traceBlockByHash', (await call<{ hash: string }>('eth_getBlockByNumber', '0x1', false)).hash)).toEqual([])
   })
 
+  test('the pending block is [], as on ZKsync: none is built (pending state is the head’s)', async () => {
+    chain = await tracingChain()
+    const { tracing, leafAddress, call, send } = chain
+    await send(tracing.nested(leafAddress, 1))
+    expect(await call('debug_traceBlockByNumber', 'latest')).toHaveLength(1)
+    expect(await call('debug_traceBlockByNumber', 'pending')).toEqual([])
+    await expectRpcError(call('debug_traceBlockByNumber', 'pending', { tracer: 'nope' }), -32602, /unknown tracer "nope"/)
+  })
+
   test('an unknown block is an error, as for every method with a block', async () => {
     node = await startNode()
     const call = rpc(node)

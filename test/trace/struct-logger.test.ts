@@ -1,7 +1,7 @@
-import { getBytes } from 'ethers'
+import { getBytes, type Contract } from 'ethers'
 import { afterEach, describe, expect, test } from 'vitest'
 import type { Node } from '../../src/core/index.ts'
-import { DEV, rpc, startNode } from '../support/chain.ts'
+import { DEV, devWallet, rpc, startNode } from '../support/chain.ts'
 import { expectRpcError } from '../core/expectRpc.ts'
 import { hex, tracingChain, word, type TracingChain } from './tracing.ts'
 
@@ -172,5 +172,28 @@ describe('struct logger', () => {
     expect(small.gas).toBe(Number(mined.receipt.gasUsed))
     const again = await send(tracing.nested(leafAddress, 8))
     expect(again.receipt.status).toBe('0x1')
+  })
+
+  test('the size limit spans a whole block trace', async () => {
+    /** A block of two leaf.store transactions on a node with this struct log budget. */
+    const blockOfTwo = async (maxTraceBytes: number) => {
+      const built = await tracingChain({ mining: { mode: 'manual' }, limits: { maxTraceBytes } })
+      const txs = []
+      for (const [account, value] of [[1, 5], [2, 6]]) {
+        txs.push(await (built.leaf.connect(devWallet(built.node, account)) as Contract).store(value, { nonce: 0, gasLimit: 100_000 }))
+      }
+      const block = await built.node.miner.mine()
+      return { built, hashes: txs.map((tx) => tx.hash as string), number: `0x${block.number.toString(16)}` }
+    }
+    const roomy = await blockOfTwo(1e9)
+    const sizes = []
+    for (const hash of roomy.hashes) sizes.push(JSON.stringify(await roomy.built.call('debug_traceTransaction', hash, { tracer: 'structLogger' })).length)
+    await roomy.built.node.close()
+
+    const budget = Math.floor(0.75 * (sizes[0] + sizes[1]))
+    const tight = await blockOfTwo(budget)
+    chain = tight.built
+    for (const hash of tight.hashes) expect(await chain.call('debug_traceTransaction', hash, { tracer: 'structLogger' })).toHaveProperty('structLogs')
+    await expectRpcError(chain.call('debug_traceBlockByNumber', 'latest', { tracer: 'structLogger' }), -32005, /^struct log exceeds the trace size limit/)
   })
 })

@@ -36,6 +36,12 @@ export interface StructLoggerResult {
   structLogs: StructLog[]
 }
 
+/** Estimated JSON bytes recorded so far, against the most allowed. */
+interface ByteBudget {
+  max: number
+  used: number
+}
+
 /** A frame being executed: where its last entry is, and the return data its opcodes see. */
 interface Frame {
   lastEntry: number
@@ -60,17 +66,22 @@ const ENTRY_BYTES = 90
  * opcode that failed.
  *
  * Every step copies the stack and memory, so a long trace can outgrow a tab: when the entries'
- * JSON would pass `maxBytes`, recording stops (the transaction still runs to its end, fast) and
- * the trace fails with a LimitExceededError instead.
+ * JSON would pass `maxBytes` — for all the transactions this tracer traces, so a block's
+ * traces share it — recording stops (the transaction still runs to its end, fast) and the
+ * trace fails with a LimitExceededError instead.
  */
 export class StructLogger implements Tracer {
+  private readonly budget: ByteBudget
+
   constructor(
     private readonly options: StructLoggerOptions,
-    private readonly maxBytes: number,
-  ) {}
+    maxBytes: number,
+  ) {
+    this.budget = { max: maxBytes, used: 0 }
+  }
 
   async run(vm: VM, execute: () => Promise<RunTxResult>): Promise<TracedRun> {
-    const session = new StructLogSession(vm, this.options, this.maxBytes)
+    const session = new StructLogSession(vm, this.options, this.budget)
     const detach = session.attach()
     let result: RunTxResult
     try {
@@ -87,14 +98,13 @@ class StructLogSession {
   private readonly frames: Frame[] = []
   /** Per storage address, the slots seen so far (geth shows this map on each SLOAD/SSTORE). */
   private readonly storage = new Map<string, Map<string, string>>()
-  private bytes = 0
   private overflow = false
   private failure: unknown
 
   constructor(
     private readonly vm: VM,
     private readonly options: StructLoggerOptions,
-    private readonly maxBytes: number,
+    private readonly budget: ByteBudget,
   ) {}
 
   attach(): () => void {
@@ -113,7 +123,7 @@ class StructLogSession {
     if (this.failure !== undefined) throw this.failure
     if (this.overflow) {
       throw new LimitExceededError(
-        `struct log exceeds the trace size limit of ${this.maxBytes} bytes after ${this.logs.length} steps; ` +
+        `struct log exceeds the trace size limit of ${this.budget.max} bytes after ${this.logs.length} steps; ` +
           'pass "limit", "disableStack" or "disableStorage", leave out "enableMemory", use the callTracer, or raise limits.maxTraceBytes',
       )
     }
@@ -203,8 +213,8 @@ class StructLogSession {
     }
     if (step.gasRefund > 0n) entry.refund = Number(step.gasRefund)
 
-    this.bytes += bytes
-    if (this.bytes > this.maxBytes) {
+    this.budget.used += bytes
+    if (this.budget.used > this.budget.max) {
       this.overflow = true
       this.vm.evm.events!.off('step', this.onStep) // the rest of the transaction runs at full speed
       return

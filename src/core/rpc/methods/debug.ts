@@ -26,9 +26,12 @@ export const debugMethods: MethodTable = {
     async (node, [request, ref, config]) => traceCall(node, node.block(ref), request, config?.stateOverrides, tracerFor(node, config)),
   ),
 
-  debug_traceBlockByNumber: method([blockRef('block'), optional(traceConfig('config'))], async (node, [ref, config]) =>
-    traceBlock(node, node.block(ref), tracerFor(node, config)),
-  ),
+  debug_traceBlockByNumber: method([blockRef('block'), optional(traceConfig('config'))], async (node, [ref, config]) => {
+    const tracer = tracerFor(node, config)
+    // No pending block is built here (pending state is the head's): nothing to trace, as on ZKsync.
+    if (ref.kind === 'tag' && ref.tag === 'pending') return []
+    return traceBlock(node, node.block(ref), tracer)
+  }),
 
   debug_traceBlockByHash: method([hash('blockHash'), optional(traceConfig('config'))], async (node, [blockHash, config]) =>
     traceBlock(node, node.block({ kind: 'hash', hash: blockHash, requireCanonical: false }), tracerFor(node, config)),
