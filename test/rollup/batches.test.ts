@@ -1,6 +1,7 @@
 import { concat, Contract, keccak256, toBeHex } from 'ethers'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { createNode, MemoryStore, type Node, type NodeConfig } from '../../src/core/index.ts'
+import type { ChainCommit } from '../../src/core/store/store.ts'
 import { DEV, devWallet, rpc } from '../support/chain.ts'
 import { mineBlock } from '../core/mining.ts'
 import { signTx } from '../core/rawTx.ts'
@@ -213,6 +214,30 @@ test('a node reopened on a store finds its batches: sealed ones sealed, the open
   await transfer(second, 3)
   expect(await call('zks_getL1BatchBlockRange', 2)).toEqual(['0x3', '0x4'])
   expect((await call<Json>('eth_getTransactionReceipt', (before.transactions as Json[])[0].hash)).l1BatchTxIndex).toBe('0x0')
+})
+
+test('a sealing block the store refuses: the chain rolls back, the batch is open again, the next block seals it', async () => {
+  let failing = false
+  class FlakyStore extends MemoryStore {
+    override async commit(commit: ChainCommit): Promise<void> {
+      if (failing) throw new Error('QuotaExceededError')
+      await super.commit(commit)
+    }
+  }
+  const node = await open({ batches: { maxBlocks: 2 }, store: new FlakyStore() })
+  const call = rpc(node)
+  await transfer(node, 0)
+  failing = true
+  await expect(transfer(node, 1)).rejects.toMatchObject({ message: expect.stringMatching(/block 2 could not be stored/) })
+  expect(await call('eth_blockNumber')).toBe('0x1')
+  expect(await call<Json>('eth_getBlockByNumber', '0x1', false)).toMatchObject({ l1BatchNumber: null })
+  expect(await call('zks_getL1BatchBlockRange', 1)).toBeNull()
+  expect(await call<Json>('eth_getBlockByNumber', 'finalized', false)).toMatchObject({ number: '0x0' })
+
+  failing = false
+  await transfer(node, 1)
+  expect(await call('zks_getL1BatchBlockRange', 1)).toEqual(['0x1', '0x2'])
+  expect(await call<Json>('eth_getBlockByNumber', '0x1', false)).toMatchObject({ l1BatchNumber: '0x1' })
 })
 
 test('manual mining: a block of several transactions joins the open batch with consecutive batch indexes', async () => {
