@@ -1,6 +1,7 @@
 export { createNode, ChainStoreError } from './node.ts'
 export type { Node, RequestArguments, NodeEvents } from './node.ts'
 export type { NodeConfig, MiningConfig, Limits } from './config.ts'
+export type { BatchSealing } from './chain/batches.ts'
 export { DEFAULTS, DEFAULT_LIMITS, DEV_MNEMONIC } from './config.ts'
 export { RpcError, ErrorCode } from './rpc/errors.ts'
 export type { JsonRpcResponse } from './rpc/envelope.ts'
