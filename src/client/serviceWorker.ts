@@ -100,7 +100,9 @@ async function untilControlledBy(registration: ServiceWorkerRegistration, url: s
   while (container.controller?.scriptURL !== url) {
     if (Date.now() > deadline) {
       const controller = container.controller ? `it is controlled by ${container.controller.scriptURL}` : 'it is not controlled'
-      throw new ServiceWorkerError(`pagenode: the service worker did not take control of this page in time (${controller})`)
+      throw new ServiceWorkerError(
+        `pagenode: the service worker did not take control of this page in time (${controller}; ${describe(registration)})`,
+      )
     }
     const active = registration.active
     if (active?.scriptURL === url) active.postMessage({ type: 'pagenode:claim' } satisfies ControlMessage)
@@ -114,6 +116,15 @@ async function untilControlledBy(registration: ServiceWorkerRegistration, url: s
       container.addEventListener('controllerchange', done)
     })
   }
+}
+
+/** The registration's workers, for an error message: what was stuck where. */
+function describe(registration: ServiceWorkerRegistration): string {
+  const workers = (['installing', 'waiting', 'active'] as const).flatMap((slot) => {
+    const worker = registration[slot]
+    return worker ? [`${slot}: ${worker.scriptURL} (${worker.state})`] : []
+  })
+  return workers.length > 0 ? `registration ${workers.join(', ')}` : 'the registration has no worker: the script failed to install'
 }
 
 /** Asks the controlling worker for its protocol; undefined when it does not answer. */

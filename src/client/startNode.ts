@@ -46,6 +46,18 @@ export async function startNode(options: StartOptions = {}): Promise<PageNode> {
   // Bad base URLs fail here, before a worker exists.
   const baseUrls = script === false ? [] : resolveBaseUrls(options.baseUrls ?? ['/rpc'])
   const starting = script === false ? undefined : holdStartingLock(name)
+  if (script !== false) {
+    // Before the node worker exists. Measured in Chromium: when a worker's scripts load under
+    // the page's previous service worker while the new one waits to activate (an update: other
+    // base URLs, another pagenode), the new one stayed 'waiting' despite skipWaiting, past any
+    // timeout. Once the page is controlled by the new one, the worker loads under it.
+    try {
+      await setUpServiceWorker({ script, name, baseUrls })
+    } catch (error) {
+      starting?.release()
+      throw error
+    }
+  }
   const worker = new Worker(new URL('../worker/nodeWorker.ts', import.meta.url), { type: 'module', name: 'pagenode' })
   const api: Remote<WorkerApi> = wrap<WorkerApi>(worker)
 
@@ -84,9 +96,6 @@ export async function startNode(options: StartOptions = {}): Promise<PageNode> {
 
   let info: NodeInfo
   try {
-    // Registering the service worker does not need the node: both start at once.
-    const http = script === false ? undefined : setUpServiceWorker({ script, name, baseUrls })
-    http?.catch(() => {})
     info = await Promise.race([
       api.start(
         { name, persist: options.persist ?? true, chainId: options.chainId, mining: options.mining, durability: options.durability ?? 'relaxed', http: script !== false },
@@ -94,10 +103,7 @@ export async function startNode(options: StartOptions = {}): Promise<PageNode> {
       ),
       death,
     ])
-    if (http) {
-      await http
-      await checkHttpEndpoint(baseUrls[0])
-    }
+    if (script !== false) await checkHttpEndpoint(baseUrls[0])
   } catch (error) {
     end('the node could not start')
     throw error
