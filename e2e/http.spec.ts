@@ -5,9 +5,12 @@
  * stopped service worker, a second tab, and no node at all.
  */
 import { connect } from 'node:net'
+import { fileURLToPath } from 'node:url'
 import { expect, test, type Page } from '@playwright/test'
 import { Wallet } from 'ethers'
 
+/** A browser bundle a package ships (not in its exports map, so by path). */
+const bundle = (path: string) => fileURLToPath(new URL(`../node_modules/${path}`, import.meta.url))
 const DEV0_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
 const DEV0_ADDRESS = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'
 const OTHER = '0x000000000000000000000000000000000000dead'
@@ -134,6 +137,30 @@ test('http://127.0.0.1:8011 and http://localhost:8011, with nothing listening, a
     })
   }
   expect(await listening(8011), 'something listens on 8011: the answers above may not prove interception').toBe(false)
+})
+
+test('unmodified ethers and web3.js bundles in the page, pointed at http://localhost:8011: a transfer and its receipt', async ({ page }) => {
+  await openPlayground(page)
+  // The libraries' own browser bundles, as a script tag on any page would load them.
+  await page.addScriptTag({ path: bundle('ethers/dist/ethers.umd.min.js') })
+  await page.addScriptTag({ path: bundle('web3/dist/web3.min.js') })
+  const result = await page.evaluate(
+    async ({ key, to }) => {
+      const { ethers, Web3 } = window as unknown as { ethers: typeof import('ethers'); Web3: typeof import('web3').Web3 }
+      const provider = new ethers.JsonRpcProvider('http://localhost:8011', undefined, { pollingInterval: 20 })
+      const wallet = new ethers.Wallet(key, provider)
+      const sent = await wallet.sendTransaction({ to, value: ethers.parseEther('1') })
+      const receipt = await sent.wait()
+      provider.destroy()
+      const web3 = new Web3('http://localhost:8011')
+      const fromWeb3 = await web3.eth.getTransactionReceipt(sent.hash)
+      return { status: receipt?.status, block: receipt?.blockNumber, web3Block: Number(fromWeb3.blockNumber), balance: String(await web3.eth.getBalance(to)) }
+    },
+    { key: DEV0_KEY, to: OTHER },
+  )
+  expect(result).toEqual({ status: 1, block: 1, web3Block: 1, balance: '1000000000000000000' })
+  // The page's own provider sees the same chain.
+  await expect(page.getByTestId('status')).toHaveText('node ready · chain 260 · block 1 · leader')
 })
 
 test('a hard reload (Shift+Reload) starts uncontrolled and is controlled again without a reload', async ({ page }) => {
