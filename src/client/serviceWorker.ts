@@ -27,7 +27,9 @@ export class ServiceWorkerError extends Error {
 const DEFAULT_TIMEOUT_MS = 10_000
 /** How often the page re-asks for control while waiting (messages to a worker still installing are lost). */
 const POLL_MS = 100
-const HELLO_TIMEOUT_MS = 2_000
+/** One handshake attempt; a busy or just-restarted worker gets a few (messages are not re-sent by the platform). */
+const HELLO_TIMEOUT_MS = 1_500
+const HELLO_ATTEMPTS = 3
 
 /** Absolute base URLs, checked: what the service worker will match. */
 export function resolveBaseUrls(baseUrls: readonly string[], pageUrl = location.href): string[] {
@@ -127,8 +129,16 @@ function describe(registration: ServiceWorkerRegistration): string {
   return workers.length > 0 ? `registration ${workers.join(', ')}` : 'the registration has no worker: the script failed to install'
 }
 
-/** Asks the controlling worker for its protocol; undefined when it does not answer. */
-function sayHello(): Promise<HelloReply | undefined> {
+/** Asks the controlling worker for its protocol; undefined when it never answers. */
+async function sayHello(): Promise<HelloReply | undefined> {
+  for (let attempt = 0; attempt < HELLO_ATTEMPTS; attempt++) {
+    const reply = await helloOnce()
+    if (reply) return reply
+  }
+  return undefined
+}
+
+function helloOnce(): Promise<HelloReply | undefined> {
   const controller = navigator.serviceWorker.controller
   if (!controller) return Promise.resolve(undefined)
   return new Promise((resolve) => {
