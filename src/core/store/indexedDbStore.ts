@@ -72,7 +72,9 @@ export class IndexedDbStore implements Store {
     if (dropAbove !== undefined) void blockStore.delete(IDBKeyRange.lowerBound(Number(dropAbove) + 1)).catch(() => {})
     for (const { number, bytes } of blocks) void blockStore.put(bytes, Number(number)).catch(() => {})
     void tx.objectStore('meta').put(meta, 'chain').catch(() => {})
-    await tx.done
+    await tx.done.catch((error: unknown) => {
+      throw refusedWrite(error)
+    })
   }
 
   async wipe(): Promise<void> {
@@ -83,4 +85,16 @@ export class IndexedDbStore implements Store {
   async close(): Promise<void> {
     this.db.close()
   }
+}
+
+/**
+ * Why IndexedDB refused a commit, in words: the browser's errors often carry no message at all
+ * (a QuotaExceededError's is empty), and this text ends up in the JSON-RPC error a caller sees.
+ */
+function refusedWrite(error: unknown): Error {
+  if (!(error instanceof DOMException)) return error instanceof Error ? error : new Error(String(error))
+  if (error.name === 'QuotaExceededError') {
+    return new Error('the browser refused the write: storage quota exceeded (QuotaExceededError); free some site storage and try again')
+  }
+  return new Error(`IndexedDB refused the write (${error.name}${error.message ? `: ${error.message}` : ''})`)
 }
