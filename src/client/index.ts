@@ -1,5 +1,5 @@
 export { startNode } from './startNode.ts'
 export type { PageNode, StartOptions } from './startNode.ts'
 export { PagenodeProvider, ProviderRpcError, DISCONNECTED } from './provider.ts'
-export type { ProviderEvent } from './provider.ts'
+export type { ProviderEvent, ProviderEvents, ProviderMessage } from './provider.ts'
 export { ServiceWorkerError } from './serviceWorker.ts'

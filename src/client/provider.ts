@@ -16,8 +16,25 @@ export class ProviderRpcError extends Error {
 /** EIP-1193 §disconnect: the provider cannot reach the node. */
 export const DISCONNECTED = 4900
 
-export type ProviderEvent = 'connect' | 'disconnect' | 'chainChanged' | 'accountsChanged' | 'message'
-type Listener = (...args: unknown[]) => void
+/** An EIP-1193 `message`: this provider sends subscription notifications. */
+export interface ProviderMessage {
+  type: 'eth_subscription'
+  data: { subscription: string; result: unknown }
+}
+
+/** The EIP-1193 events and what their listeners receive. */
+export interface ProviderEvents {
+  connect: (info: { chainId: string }) => void
+  disconnect: (error: ProviderRpcError) => void
+  chainChanged: (chainId: string) => void
+  accountsChanged: (accounts: string[]) => void
+  message: (message: ProviderMessage) => void
+}
+
+export type ProviderEvent = keyof ProviderEvents
+// Libraries register listeners of their own shape for names of their own; any is what they pass.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Listener = (...args: any[]) => void
 
 /** How to run one call on the node (the worker, through Comlink). */
 export type Transport = (method: string, params: unknown) => Promise<Outcome>
@@ -42,14 +59,18 @@ export class PagenodeProvider {
     return outcome.result
   }
 
-  on(event: ProviderEvent | string, listener: Listener): this {
+  on<E extends ProviderEvent>(event: E, listener: ProviderEvents[E]): this
+  on(event: string, listener: Listener): this
+  on(event: string, listener: Listener): this {
     let set = this.listeners.get(event)
     if (!set) this.listeners.set(event, (set = new Set()))
     set.add(listener)
     return this
   }
 
-  once(event: ProviderEvent | string, listener: Listener): this {
+  once<E extends ProviderEvent>(event: E, listener: ProviderEvents[E]): this
+  once(event: string, listener: Listener): this
+  once(event: string, listener: Listener): this {
     const wrapper: Listener = (...args) => {
       this.removeListener(event, wrapper)
       listener(...args)
@@ -57,7 +78,9 @@ export class PagenodeProvider {
     return this.on(event, wrapper)
   }
 
-  removeListener(event: ProviderEvent | string, listener: Listener): this {
+  removeListener<E extends ProviderEvent>(event: E, listener: ProviderEvents[E]): this
+  removeListener(event: string, listener: Listener): this
+  removeListener(event: string, listener: Listener): this {
     this.listeners.get(event)?.delete(listener)
     return this
   }
@@ -66,14 +89,14 @@ export class PagenodeProvider {
   addListener = this.on
   off = this.removeListener
 
-  removeAllListeners(event?: ProviderEvent | string): this {
+  removeAllListeners(event?: string): this {
     if (event === undefined) this.listeners.clear()
     else this.listeners.delete(event)
     return this
   }
 
   /** @internal Emits to listeners; a throwing listener does not stop the others. */
-  emit(event: ProviderEvent, ...args: unknown[]): void {
+  emit<E extends ProviderEvent>(event: E, ...args: Parameters<ProviderEvents[E]>): void {
     for (const listener of [...(this.listeners.get(event) ?? [])]) {
       try {
         listener(...args)
