@@ -47,15 +47,18 @@ export interface WorkerApi {
   stop(): Promise<void>
 }
 
-/** Names of the Web Lock and BroadcastChannels of one chain, shared by every tab. */
+/** Names of the Web Locks and BroadcastChannels of one chain, shared by every tab. */
 export const channelNames = (name: string) => ({
   leaderLock: `pagenode:${name}:leader`,
+  /** Held by each tab's worker for its lifetime: free once that tab is gone, however it went. */
+  tabLock: (tab: string) => `pagenode:${name}:tab:${tab}`,
   rpc: `pagenode:${name}:rpc`,
 })
 
 /** Messages on the rpc channel: calls from followers (and, later, the service worker). */
 export type ChannelMessage =
-  | { type: 'call'; id: string; method: string; params: unknown }
+  /** `retried`: sent again after a leader change, so an earlier leader may have run it already. */
+  | { type: 'call'; id: string; method: string; params: unknown; retried?: boolean }
   | { type: 'ack'; id: string }
   | { type: 'outcome'; id: string; outcome: Outcome }
   | { type: 'subscription'; tab: string; subscription: string; result: unknown }

@@ -8,15 +8,23 @@ const ACK_TIMEOUT_MS = 5_000
 /** How long a taken call may run. */
 const OUTCOME_TIMEOUT_MS = 120_000
 
+/** Runs a call somewhere else; `retried` says an earlier leader may have run it already. */
+export type Runner = (method: string, params: unknown, retried: boolean) => Promise<Outcome>
+
 interface PendingCall {
   method: string
   params: unknown
+  /** A leader took it (and may have run it, even if it never answered). */
   acked: boolean
+  retried: boolean
+  since: number
   settle(outcome: Outcome): void
-  timer: ReturnType<typeof setInterval>
 }
 
 const failure = (code: number, message: string): Outcome => ({ ok: false, error: { code, message } })
+
+const unknownFate = (method: string) =>
+  failure(ErrorCode.internal, `the pagenode leader changed while ${method} was running; its outcome is unknown`)
 
 /**
  * A tab whose worker is not the leader: its page's calls go to the leader over the chain's
@@ -25,70 +33,100 @@ const failure = (code: number, message: string): Outcome => ({ ok: false, error:
 export class Follower {
   private readonly channel: BroadcastChannel
   private readonly pending = new Map<string, PendingCall>()
+  private readonly timer: ReturnType<typeof setInterval>
   private sequence = 0
 
   constructor(
     name: string,
     private readonly tab: string,
     private readonly onSubscription: (subscription: string, result: unknown) => void,
+    /** Another tab became the leader: subscriptions held by the old one are gone. */
+    private readonly onLeaderChanged: () => void,
   ) {
     this.channel = new BroadcastChannel(channelNames(name).rpc)
     this.channel.onmessage = (event: MessageEvent<ChannelMessage>) => this.onChannel(event.data)
+    this.timer = setInterval(() => this.tick(), RESEND_MS)
   }
 
   call(method: string, params: unknown): Promise<Outcome> {
     const id = `${this.tab}/${this.sequence++}`
     return new Promise((resolve) => {
-      const started = Date.now()
-      const send = () => this.channel.postMessage({ type: 'call', id, method, params } satisfies ChannelMessage)
-      const call: PendingCall = {
+      this.pending.set(id, {
         method,
         params,
         acked: false,
+        retried: false,
+        since: Date.now(),
         settle: (outcome) => {
-          clearInterval(call.timer)
           this.pending.delete(id)
           resolve(outcome)
         },
-        timer: setInterval(() => {
-          const waited = Date.now() - started
-          if (!call.acked && waited > ACK_TIMEOUT_MS) {
-            call.settle(failure(ErrorCode.internal, `no pagenode leader answered for this chain within ${ACK_TIMEOUT_MS / 1000} s`))
-          } else if (call.acked && waited > OUTCOME_TIMEOUT_MS) {
-            call.settle(failure(ErrorCode.internal, `the leader did not answer ${method} within ${OUTCOME_TIMEOUT_MS / 1000} s`))
-          } else if (!call.acked) {
-            send()
-          }
-        }, RESEND_MS),
-      }
-      this.pending.set(id, call)
-      send()
+      })
+      this.send(id)
     })
   }
 
   /**
-   * The leader changed (this tab took over, or another did). Calls the old leader had taken
-   * have an unknown fate: reads and eth_sendRawTransaction (idempotent by hash) are handed to
-   * `retry`; any other write is failed rather than risk running it twice.
+   * This tab took over: every pending call goes to `run` instead, except one a leader had
+   * taken that is not safe to repeat (its fate is unknown, so it fails). Closes the follower.
    */
-  leaderChanged(retry: ((method: string, params: unknown) => Promise<Outcome>) | undefined): void {
-    for (const call of [...this.pending.values()]) {
-      if (!call.acked) continue
-      if (retry && isRetrySafe(call.method)) {
-        void retry(call.method, call.params).then(call.settle)
-      } else if (retry || !isRetrySafe(call.method)) {
-        call.settle(failure(ErrorCode.internal, `the pagenode leader changed while ${call.method} was running; its outcome is unknown`))
+  handOver(run: Runner): void {
+    for (const call of this.pending.values()) {
+      if (call.acked && !isRetrySafe(call.method)) call.settle(unknownFate(call.method))
+      else void run(call.method, call.params, call.acked || call.retried).then(call.settle)
+    }
+    this.pending.clear()
+    this.close()
+  }
+
+  private send(id: string): void {
+    const call = this.pending.get(id)
+    if (call) this.channel.postMessage({ type: 'call', id, method: call.method, params: call.params, retried: call.retried } satisfies ChannelMessage)
+  }
+
+  private tick(): void {
+    const now = Date.now()
+    for (const [id, call] of this.pending) {
+      if (call.acked) {
+        if (now - call.since > OUTCOME_TIMEOUT_MS) {
+          call.settle(failure(ErrorCode.internal, `the leader did not answer ${call.method} within ${OUTCOME_TIMEOUT_MS / 1000} s`))
+        }
+      } else if (now - call.since > ACK_TIMEOUT_MS) {
+        call.settle(failure(ErrorCode.internal, `no pagenode leader answered for this chain within ${ACK_TIMEOUT_MS / 1000} s`))
       } else {
-        call.acked = false // re-sent until the new leader takes it
+        this.send(id)
       }
     }
+  }
+
+  /**
+   * Another tab became the leader. Calls the old one had taken have an unknown fate: reads and
+   * eth_sendRawTransaction (idempotent by hash) are sent again, any other write fails rather
+   * than risk running twice.
+   */
+  private leaderChanged(): void {
+    for (const [id, call] of this.pending) {
+      if (!call.acked) continue
+      if (!isRetrySafe(call.method)) {
+        call.settle(unknownFate(call.method))
+        continue
+      }
+      call.acked = false
+      call.retried = true
+      call.since = Date.now()
+      this.send(id)
+    }
+    this.onLeaderChanged()
   }
 
   private onChannel(message: ChannelMessage): void {
     switch (message.type) {
       case 'ack': {
         const call = this.pending.get(message.id)
-        if (call) call.acked = true
+        if (call && !call.acked) {
+          call.acked = true
+          call.since = Date.now()
+        }
         return
       }
       case 'outcome':
@@ -98,12 +136,13 @@ export class Follower {
         if (message.tab === this.tab) this.onSubscription(message.subscription, message.result)
         return
       case 'leader':
-        this.leaderChanged(undefined)
+        this.leaderChanged()
         return
     }
   }
 
   close(): void {
+    clearInterval(this.timer)
     for (const call of [...this.pending.values()]) call.settle(failure(4900, 'the node was stopped'))
     this.channel.close()
   }

@@ -1,3 +1,5 @@
+import { hexToBytes, type PrefixedHexString } from '@ethereumjs/util'
+import { decodeRawTransaction } from '../core/exec/rawTransaction.ts'
 import { createNode, type Node } from '../core/node.ts'
 import { toRpcError } from '../core/rpc/errors.ts'
 import { Subscriptions, type SubscriptionMessage } from '../core/rpc/subscriptions.ts'
@@ -5,6 +7,7 @@ import { IndexedDbStore } from '../core/store/indexedDbStore.ts'
 import type { Store } from '../core/store/store.ts'
 import { channelNames, type ChannelMessage, type Outcome, type WorkerOptions } from '../bridge/protocol.ts'
 import { HttpRelay } from './httpRelay.ts'
+import { whenFree } from './locks.ts'
 
 /** Who asked: this tab's own page, or another tab (by its id) through the channel. */
 export type Caller = 'page' | string
@@ -15,85 +18,92 @@ const REMEMBERED_CALLS = 10_000
 /**
  * The tab that owns the chain: it runs the core node on the IndexedDB store and serves its own
  * page plus the followers' forwarded calls on the chain's BroadcastChannel.
+ *
+ * It listens from the moment it exists, before the chain is loaded (which can take a while):
+ * calls that arrive meanwhile are acknowledged, so followers do not give up on a leader that is
+ * merely starting, and wait for the node.
  */
 export class Leader {
+  /** The node once the chain is loaded; rejects if it cannot be opened. */
+  readonly ready: Promise<Node>
   private readonly subscriptions = new Map<Caller, Subscriptions>()
   private readonly seen = new Set<string>()
   /** Only a persisted chain is shared between tabs; a memory chain belongs to its tab alone. */
   private readonly channel: BroadcastChannel | undefined
+  /** Answers the service worker's HTTP requests, when this page asked for an endpoint. */
+  private readonly http: HttpRelay | undefined
+  private readonly closing = new AbortController()
 
-  private constructor(
-    readonly node: Node,
-    options: WorkerOptions,
+  constructor(
+    private readonly options: WorkerOptions,
+    private readonly tab: string,
     private readonly pushToPage: (message: SubscriptionMessage) => void,
-    private readonly http: HttpRelay | undefined,
   ) {
     if (options.persist) {
       this.channel = new BroadcastChannel(channelNames(options.name).rpc)
       this.channel.onmessage = (event: MessageEvent<ChannelMessage>) => void this.onChannel(event.data)
     }
-  }
-
-  static async open(options: WorkerOptions, pushToPage: (message: SubscriptionMessage) => void): Promise<Leader> {
-    // The HTTP relay starts before the chain loads: a request sent meanwhile waits, not fails.
-    let loaded!: { resolve(node: Node): void; reject(error: unknown): void }
-    const node = new Promise<Node>((resolve, reject) => (loaded = { resolve, reject }))
-    const http = options.http ? new HttpRelay(options.name, node) : undefined
-    let store: Store | undefined
-    try {
-      store = options.persist ? await IndexedDbStore.open(options.name, options.durability) : undefined
-      loaded.resolve(await createNode({ chainId: options.chainId, mining: options.mining, store }))
-      const leader = new Leader(await node, options, pushToPage, http)
-      leader.announce()
-      return leader
-    } catch (error) {
-      loaded.reject(error)
-      http?.close()
-      await store?.close()
-      throw error
-    }
-  }
-
-  /** Tells followers a (new) leader is up, so calls they could not deliver are sent again. */
-  announce(): void {
+    this.ready = openNode(options)
+    // Like the channel, the HTTP relay starts before the chain loads: a request sent meanwhile waits.
+    this.http = options.http ? new HttpRelay(options.name, this.ready) : undefined
+    this.ready.catch(() => {
+      this.channel?.close()
+      this.http?.close()
+    })
+    // Followers re-send what they could not deliver and renew their subscriptions.
     this.post({ type: 'leader', epoch: crypto.randomUUID() })
   }
 
-  async call(method: string, params: unknown, caller: Caller): Promise<Outcome> {
+  /**
+   * Runs one call. `retried`: the caller sent it to an earlier leader too, which may have run it;
+   * a raw transaction that is already known then counts as sent (it is idempotent by hash).
+   */
+  async call(method: string, params: unknown, caller: Caller, retried = false): Promise<Outcome> {
+    let node: Node | undefined
     try {
-      return { ok: true, result: await this.dispatch(method, params, caller) }
+      node = await this.ready
+      return { ok: true, result: await this.dispatch(node, method, params, caller) }
     } catch (error) {
-      return { ok: false, error: toRpcError(error).toJSON() }
+      const failure = toRpcError(error)
+      const known = retried && node && method === 'eth_sendRawTransaction' && failure.message === 'already known'
+      if (known) return { ok: true, result: transactionHash(node!, params) }
+      return { ok: false, error: failure.toJSON() }
     }
   }
 
-  private dispatch(method: string, params: unknown, caller: Caller): unknown {
+  private dispatch(node: Node, method: string, params: unknown, caller: Caller): unknown {
     // Subscriptions need a way to push, which only this layer has (HTTP has none).
-    if (method === 'eth_subscribe') return this.subscriptionsOf(caller).subscribe(params)
-    if (method === 'eth_unsubscribe') return this.subscriptionsOf(caller).unsubscribe(Array.isArray(params) ? params[0] : undefined)
-    return this.node.request({ method, params })
+    if (method === 'eth_subscribe') return this.subscriptionsOf(node, caller).subscribe(params)
+    if (method === 'eth_unsubscribe') return this.subscriptionsOf(node, caller).unsubscribe(Array.isArray(params) ? params[0] : undefined)
+    return node.request({ method, params })
   }
 
-  private subscriptionsOf(caller: Caller): Subscriptions {
+  private subscriptionsOf(node: Node, caller: Caller): Subscriptions {
     let subscriptions = this.subscriptions.get(caller)
-    if (!subscriptions) {
-      const push =
-        caller === 'page'
-          ? this.pushToPage
-          : (message: SubscriptionMessage) => this.post({ type: 'subscription', tab: caller, ...message })
-      subscriptions = new Subscriptions(this.node, push)
-      this.subscriptions.set(caller, subscriptions)
+    if (subscriptions) return subscriptions
+    if (caller === 'page') {
+      subscriptions = new Subscriptions(node, this.pushToPage)
+    } else {
+      subscriptions = new Subscriptions(node, (message) => this.post({ type: 'subscription', tab: caller, ...message }))
+      // A tab that closes or crashes never unsubscribes: its presence lock says it is gone.
+      void whenFree(channelNames(this.options.name).tabLock(caller), this.closing.signal).then(() => {
+        this.subscriptions.get(caller)?.close()
+        this.subscriptions.delete(caller)
+      })
     }
+    this.subscriptions.set(caller, subscriptions)
     return subscriptions
   }
 
   private async onChannel(message: ChannelMessage): Promise<void> {
     if (message.type !== 'call') return
+    const [tab] = message.id.split('/')
+    // This tab's own follower, from before it took over: its calls were handed over directly.
+    if (tab === this.tab) return
     this.post({ type: 'ack', id: message.id })
     if (this.seen.has(message.id)) return
     this.remember(message.id)
-    const [tab] = message.id.split('/')
-    this.post({ type: 'outcome', id: message.id, outcome: await this.call(message.method, message.params, tab) })
+    this.post({ type: 'outcome', id: message.id, outcome: await this.call(message.method, message.params, tab, message.retried) })
   }
 
   private remember(id: string): void {
@@ -106,9 +116,27 @@ export class Leader {
   }
 
   async close(): Promise<void> {
+    this.closing.abort()
     this.http?.close()
     this.channel?.close()
     for (const subscriptions of this.subscriptions.values()) subscriptions.close()
-    await this.node.close()
+    this.subscriptions.clear()
+    const node = await this.ready.catch(() => undefined)
+    await node?.close()
   }
+}
+
+async function openNode(options: WorkerOptions): Promise<Node> {
+  const store: Store | undefined = options.persist ? await IndexedDbStore.open(options.name, options.durability) : undefined
+  try {
+    return await createNode({ chainId: options.chainId, mining: options.mining, store })
+  } catch (error) {
+    await store?.close()
+    throw error
+  }
+}
+
+function transactionHash(node: Node, params: unknown): PrefixedHexString {
+  const [raw] = params as [PrefixedHexString]
+  return decodeRawTransaction(hexToBytes(raw), node.common).hash
 }
