@@ -1,4 +1,4 @@
-import { openDB, type DBSchema, type IDBPDatabase } from 'idb'
+import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction } from 'idb'
 import type { ChainCommit, ChainMeta, PersistedChain, Store } from './store.ts'
 
 /** The layout of the object stores; bumped (with an upgrade step) when it changes. */
@@ -9,8 +9,15 @@ interface ChainDB extends DBSchema {
   nodes: { key: string; value: Uint8Array }
   /** Encoded block records by number (store/blockCodec.ts). */
   blocks: { key: number; value: Uint8Array }
-  /** One record, 'chain': which chain this is and where its head is. */
-  meta: { key: string; value: ChainMeta }
+  /**
+   * 'chain': which chain this is and where its head is. 'lease': which store (one per leader
+   * tab) may write; only the newest opened one does.
+   */
+  meta: { key: string; value: ChainMeta | Lease }
+}
+
+interface Lease {
+  owner: string
 }
 
 export type Durability = 'relaxed' | 'strict'
@@ -19,8 +26,16 @@ export type Durability = 'relaxed' | 'strict'
  * One IndexedDB database per chain name (DESIGN §5). Each commit — trie nodes, blocks, head — is
  * ONE readwrite transaction, acknowledged only when `tx.done` resolves: that is where a full disk
  * (QuotaExceededError) surfaces, after every `put` already succeeded (browser-arch §3).
+ *
+ * Opening a store takes the chain's lease, and a commit first checks, in its own transaction,
+ * that the lease is still its own: a leader that froze and was replaced by another tab can then
+ * never write over the new leader's blocks when it wakes up (its commit is refused instead).
+ * IndexedDB runs overlapping transactions in the order they were created, so a commit begun
+ * before the new lease is taken is complete before the new leader loads the chain.
  */
 export class IndexedDbStore implements Store {
+  private readonly lease: Lease = { owner: crypto.randomUUID() }
+
   private constructor(
     private readonly db: IDBPDatabase<ChainDB>,
     private readonly durability: Durability,
@@ -46,7 +61,9 @@ export class IndexedDbStore implements Store {
       }
       throw error
     }
-    return new IndexedDbStore(db, durability)
+    const store = new IndexedDbStore(db, durability)
+    await db.put('meta', store.lease, 'lease')
+    return store
   }
 
   async load(): Promise<PersistedChain | undefined> {
@@ -59,11 +76,12 @@ export class IndexedDbStore implements Store {
       tx.done,
     ])
     if (!meta) return undefined
-    return { meta, nodes: keys.map((key, i): [string, Uint8Array] => [key, values[i]]), blocks }
+    return { meta: meta as ChainMeta, nodes: keys.map((key, i): [string, Uint8Array] => [key, values[i]]), blocks }
   }
 
   async commit({ meta, nodes, blocks, dropAbove }: ChainCommit): Promise<void> {
     const tx = this.db.transaction(['meta', 'nodes', 'blocks'], 'readwrite', { durability: this.durability })
+    await this.holdsLease(tx)
     // Requests are queued without awaiting each: nothing else may be awaited inside the
     // transaction (it would auto-commit), and `tx.done` reports the first failure.
     const nodeStore = tx.objectStore('nodes')
@@ -79,7 +97,18 @@ export class IndexedDbStore implements Store {
 
   async wipe(): Promise<void> {
     const tx = this.db.transaction(['meta', 'nodes', 'blocks'], 'readwrite')
-    await Promise.all([tx.objectStore('meta').clear(), tx.objectStore('nodes').clear(), tx.objectStore('blocks').clear(), tx.done])
+    await this.holdsLease(tx)
+    await Promise.all([tx.objectStore('meta').delete('chain'), tx.objectStore('nodes').clear(), tx.objectStore('blocks').clear(), tx.done])
+  }
+
+  /** Aborts `tx` and throws unless this store still holds the chain's lease. */
+  private async holdsLease(tx: IDBPTransaction<ChainDB, ('meta' | 'nodes' | 'blocks')[], 'readwrite'>): Promise<void> {
+    // Awaiting a request of the transaction keeps it open (awaiting anything else would not).
+    const lease = (await tx.objectStore('meta').get('lease')) as Lease | undefined
+    if (lease?.owner === this.lease.owner) return
+    tx.abort()
+    await tx.done.catch(() => {})
+    throw new Error('another tab took this chain over (this one had stopped answering); nothing was stored')
   }
 
   async close(): Promise<void> {
