@@ -3,8 +3,14 @@ import { channelNames, type ChannelMessage, type Outcome } from '../bridge/proto
 
 /** How often an unacknowledged call is sent again (BroadcastChannel drops what nobody hears). */
 const RESEND_MS = 100
-/** How long to wait for any leader to take a call. */
-const ACK_TIMEOUT_MS = 5_000
+/**
+ * A leader that takes no call for this long, while it holds the lock, has stopped answering
+ * (frozen, hung): this tab takes the chain from it. No heartbeat: a busy leader could not send
+ * one either, and a starting one takes calls at once (leader.ts), so calls say it as well.
+ */
+const STALL_MS = 5_000
+/** How long to wait for any leader (a new one included) to take a call before failing it. */
+const ACK_TIMEOUT_MS = 20_000
 /** How long a taken call may run. */
 const OUTCOME_TIMEOUT_MS = 120_000
 
@@ -42,6 +48,8 @@ export class Follower {
     private readonly onSubscription: (subscription: string, result: unknown) => void,
     /** Another tab became the leader: subscriptions held by the old one are gone. */
     private readonly onLeaderChanged: () => void,
+    /** No leader has taken a call for STALL_MS. */
+    private readonly onStalled: () => void,
   ) {
     this.channel = new BroadcastChannel(channelNames(name).rpc)
     this.channel.onmessage = (event: MessageEvent<ChannelMessage>) => this.onChannel(event.data)
@@ -86,6 +94,7 @@ export class Follower {
 
   private tick(): void {
     const now = Date.now()
+    let stalled = false
     for (const [id, call] of this.pending) {
       if (call.acked) {
         if (now - call.since > OUTCOME_TIMEOUT_MS) {
@@ -94,9 +103,11 @@ export class Follower {
       } else if (now - call.since > ACK_TIMEOUT_MS) {
         call.settle(failure(ErrorCode.internal, `no pagenode leader answered for this chain within ${ACK_TIMEOUT_MS / 1000} s`))
       } else {
+        stalled ||= now - call.since > STALL_MS
         this.send(id)
       }
     }
+    if (stalled) this.onStalled()
   }
 
   /**

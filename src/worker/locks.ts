@@ -3,25 +3,37 @@
  * however it ends (stop, tab close, crash), which is what makes them the tabs' source of truth.
  */
 
-/** Releases a held lock. */
-export type Release = () => void
+export interface HeldLock {
+  release(): void
+  /** Resolves if another tab takes the lock away (`steal`); never after `release()`. */
+  lost: Promise<void>
+}
 
 /**
- * Takes `name` and holds it until released (or the worker ends). With `wait` false, resolves
- * undefined at once when another holder has it; with `wait` true, waits in line for as long as
- * it takes (no timeout: a tab may lead for hours), unless `signal` aborts the wait.
+ * How to ask: 'now' gives up at once if another tab holds the lock; 'wait' waits in line for as
+ * long as it takes (no timeout: a tab may lead for hours), unless `signal` aborts; 'steal' takes
+ * it from its holder, whose `lost` then resolves.
  */
-export function holdLock(name: string, wait: boolean, signal?: AbortSignal): Promise<Release | undefined> {
+export type LockMode = 'now' | 'wait' | 'steal'
+
+/** Takes `name` and holds it until released (or the worker ends); undefined if not granted. */
+export function holdLock(name: string, mode: LockMode, signal?: AbortSignal): Promise<HeldLock | undefined> {
   return new Promise((resolve) => {
+    let granted = false
+    let loseIt = () => {}
+    const lost = new Promise<void>((resolve) => (loseIt = resolve))
+    const options: LockOptions = mode === 'now' ? { ifAvailable: true } : mode === 'steal' ? { steal: true } : { signal }
     navigator.locks
-      .request(name, wait ? { signal } : { ifAvailable: true }, (lock) => {
+      .request(name, options, (lock) => {
         if (!lock) {
           resolve(undefined)
           return undefined
         }
-        return new Promise<void>((release) => resolve(release))
+        granted = true
+        return new Promise<void>((release) => resolve({ release, lost }))
       })
-      .catch(() => resolve(undefined))
+      // After the grant, a rejection means the lock was stolen; before it, the wait was aborted.
+      .catch(() => (granted ? loseIt() : resolve(undefined)))
   })
 }
 

@@ -1,26 +1,39 @@
 /// <reference lib="webworker" />
 /**
  * The node worker: one per tab. It becomes the leader of its chain (the tab that runs the node
- * on IndexedDB) or a follower that forwards to the leader, and takes over when the leader goes.
+ * on IndexedDB) or a follower that forwards to the leader, and takes over when the leader goes
+ * away or stops answering; a leader whose lock was taken steps down to follower.
  *
  * `expose` runs synchronously at load, before any await: a call posted by the page while the
  * module was still starting would otherwise be lost (Comlink #665).
  */
 import { expose } from 'comlink'
 import { ErrorCode } from '../core/rpc/errors.ts'
+import type { SubscriptionMessage } from '../core/rpc/subscriptions.ts'
 import { channelNames, type NodeInfo, type Outcome, type WorkerApi, type WorkerEvent, type WorkerOptions } from '../bridge/protocol.ts'
 import { Follower } from './follower.ts'
 import { Leader } from './leader.ts'
-import { holdLock, type Release } from './locks.ts'
+import { holdLock, type HeldLock } from './locks.ts'
 import { PageSubscriptions } from './pageSubscriptions.ts'
 
+const tab = crypto.randomUUID()
+
+interface Session {
+  options: WorkerOptions
+  events: (event: WorkerEvent) => void
+  subscriptions: PageSubscriptions
+}
+
+let session: Session | undefined
 let leader: Leader | undefined
 let follower: Follower | undefined
+/** The leader lock while this tab leads; this tab's presence lock. */
+let leaderLock: HeldLock | undefined
+let presence: HeldLock | undefined
+/** Aborts this tab's wait in line for the leader lock. */
+let queue: AbortController | undefined
+let stealing = false
 let stopped = false
-const held: Release[] = []
-const stopping = new AbortController()
-
-const tab = crypto.randomUUID()
 
 /** Where this tab's page calls go: its own leader, or the leader in another tab. */
 function upstream(method: string, params: unknown, retried = false): Promise<Outcome> {
@@ -29,87 +42,114 @@ function upstream(method: string, params: unknown, retried = false): Promise<Out
   return Promise.resolve({ ok: false, error: { code: ErrorCode.internal, message: 'the node is not started' } })
 }
 
-let subscriptions: PageSubscriptions | undefined
-
 const api: WorkerApi = {
   async start(options: WorkerOptions, events: (event: WorkerEvent) => void): Promise<NodeInfo> {
     const toPage = (subscription: string, result: unknown) => events({ type: 'subscription', subscription, result })
-    const pageSubscriptions = (subscriptions = new PageSubscriptions(toPage))
-    const deliver = ({ subscription, result }: { subscription: string; result: unknown }) => pageSubscriptions.deliver(subscription, result)
-    const names = channelNames(options.name)
+    session = { options, events, subscriptions: new PageSubscriptions(toPage) }
 
-    if (!options.persist) {
-      leader = new Leader(options, tab, deliver)
-      return describe(leader, options)
-    }
+    if (!options.persist) return describe(lead(session))
 
-    // This tab's presence, for the leader to drop its subscriptions when it goes.
-    held.push((await holdLock(names.tabLock(tab), true))!)
-    const leading = await holdLock(names.leaderLock, false)
-    if (leading) {
-      held.push(leading)
-      leader = new Leader(options, tab, deliver)
-      return describe(leader, options)
-    }
+    // This tab's presence, for the leader to drop its subscriptions once it is gone.
+    presence = await holdLock(channelNames(options.name).tabLock(tab), 'wait')
+    const lock = await holdLock(channelNames(options.name).leaderLock, 'now')
+    if (lock) return describe(lead(session, lock))
 
-    follower = new Follower(options.name, tab, (subscription, result) => pageSubscriptions.deliver(subscription, result), () => {
-      void pageSubscriptions.renew(upstream)
-    })
-    // Wait in line for the lock: it is granted when the leader's tab goes away.
-    void holdLock(names.leaderLock, true, stopping.signal).then((release) => {
-      if (!release) return
-      if (stopped) return release()
-      held.push(release)
-      takeOver(options, deliver, events)
-    })
-    const chainId = await follower.call('eth_chainId', [])
+    const joined = follow(session)
+    const chainId = await joined.call('eth_chainId', [])
     if (!chainId.ok) throw new Error(`the tab that runs the chain "${options.name}" did not answer: ${chainId.error.message}`)
     const leaderChainId = Number(BigInt(chainId.result as string))
     if (options.chainId !== undefined && options.chainId !== leaderChainId) {
       // What a leader opening this chain would say (core/node.ts restoreChain).
       throw new Error(`the stored chain has chain id ${leaderChainId}, not ${options.chainId}: open it with chainId ${leaderChainId} or use another name`)
     }
-    const accounts = await follower.call('eth_accounts', [])
+    const accounts = await joined.call('eth_accounts', [])
     return { role: 'follower', chainId: chainId.result as string, accounts: accounts.ok ? (accounts.result as string[]) : [] }
   },
 
   async request(method: string, params: unknown): Promise<Outcome> {
-    if (subscriptions && method === 'eth_subscribe') return subscriptions.subscribe(params, upstream)
-    if (subscriptions && method === 'eth_unsubscribe') return subscriptions.unsubscribe(params, upstream)
+    if (session && method === 'eth_subscribe') return session.subscriptions.subscribe(params, upstream)
+    if (session && method === 'eth_unsubscribe') return session.subscriptions.unsubscribe(params, upstream)
     return upstream(method, params)
   },
 
   async stop(): Promise<void> {
     stopped = true
-    stopping.abort()
+    queue?.abort()
     follower?.close()
+    follower = undefined
     await leader?.close()
-    for (const release of held.splice(0)) release()
+    leaderLock?.release()
+    presence?.release()
   },
 }
 
 expose(api)
 
-/** The leader's tab went away and this one holds the lock now: run the chain here. */
-function takeOver(options: WorkerOptions, deliver: ConstructorParameters<typeof Leader>[2], events: (event: WorkerEvent) => void): void {
-  const next = new Leader(options, tab, deliver)
-  leader = next
-  // Synchronously, before any message of the channel is handled: the page's calls and its
-  // subscriptions are first in the new leader's queue.
-  follower?.handOver((method, params, retried) => next.call(method, params, 'page', retried))
-  follower = undefined
-  void subscriptions?.renew(upstream)
-  events({ type: 'role', role: 'leader' })
+/** Runs the chain in this tab. */
+function lead({ options, subscriptions }: Session, lock?: HeldLock): Leader {
+  const deliver = ({ subscription, result }: SubscriptionMessage) => subscriptions.deliver(subscription, result)
+  leader = new Leader(options, tab, deliver)
+  leaderLock = lock
+  void lock?.lost.then(stepDown)
+  return leader
 }
 
-async function describe(leader: Leader, options: WorkerOptions): Promise<NodeInfo> {
+/** Forwards to the tab that runs the chain, and waits in line to run it. */
+function follow(current: Session): Follower {
+  const { options, subscriptions } = current
+  follower = new Follower(
+    options.name,
+    tab,
+    (subscription, result) => subscriptions.deliver(subscription, result),
+    () => void subscriptions.renew(upstream),
+    () => void steal(current),
+  )
+  queue = new AbortController()
+  void holdLock(channelNames(options.name).leaderLock, 'wait', queue.signal).then((lock) => lock && takeOver(current, lock))
+  return follower
+}
+
+/** The leader stopped answering: take the lock from it (its store is fenced off, see IndexedDbStore). */
+async function steal(current: Session): Promise<void> {
+  if (stealing || !follower) return
+  stealing = true
+  queue?.abort()
+  const lock = await holdLock(channelNames(current.options.name).leaderLock, 'steal')
+  stealing = false
+  if (lock) takeOver(current, lock)
+}
+
+/** The leader lock is this tab's now: run the chain here. */
+function takeOver(current: Session, lock: HeldLock): void {
+  if (stopped || !follower) return lock.release()
+  const next = lead(current, lock)
+  // Synchronously, before any message of the channel is handled: the page's calls and its
+  // subscriptions are first in the new leader's queue.
+  follower.handOver((method, params, retried) => next.call(method, params, 'page', retried))
+  follower = undefined
+  void current.subscriptions.renew(upstream)
+  current.events({ type: 'role', role: 'leader' })
+}
+
+/** Another tab took the lock (this one had stopped answering): follow it. */
+function stepDown(): void {
+  if (stopped || !session || !leader) return
+  const old = leader
+  leader = undefined
+  leaderLock = undefined
+  follow(session)
+  void old.close()
+  void session.subscriptions.renew(upstream)
+  session.events({ type: 'role', role: 'follower' })
+}
+
+async function describe(started: Leader): Promise<NodeInfo> {
   try {
-    const node = await leader.ready
+    const node = await started.ready
     return { role: 'leader', chainId: `0x${node.chainId.toString(16)}`, accounts: node.accounts.map((account) => account.address.toString()) }
   } catch (error) {
     // Nothing may stay held by a node that never started: the page can try the name again.
-    await leader.close()
-    for (const release of held.splice(0)) release()
-    throw error instanceof Error ? error : new Error(`the chain "${options.name}" could not be opened: ${String(error)}`)
+    await api.stop()
+    throw error
   }
 }
