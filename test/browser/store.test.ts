@@ -1,0 +1,135 @@
+/**
+ * Where a chain lives: one IndexedDB database per name, refused clearly when a newer pagenode
+ * wrote it; nothing at all in IndexedDB for `persist: false`.
+ */
+import { openDB } from 'idb'
+import { expect, test } from 'vitest'
+import { startNode } from '../../src/client/index.ts'
+import { SCHEMA_VERSION } from '../../src/core/index.ts'
+import { IndexedDbStore } from '../../src/core/store/indexedDbStore.ts'
+import { DEV, start, transfer, uniqueName } from './support/nodes.ts'
+
+const databaseNames = async () => (await indexedDB.databases()).map((db) => db.name)
+
+test('a stopped node’s chain is found by a new node on the same name, block for block', async () => {
+  const name = uniqueName('persisted')
+  const first = await start({ name })
+  await transfer(first, 0, DEV[3].address, 7n)
+  const block = await first.provider.request({ method: 'eth_getBlockByNumber', params: ['latest', true] })
+  await first.stop()
+  expect(await databaseNames()).toContain(name)
+
+  const second = await start({ name })
+  expect(await second.provider.request({ method: 'eth_getBlockByNumber', params: ['latest', true] })).toEqual(block)
+  expect(await second.provider.request({ method: 'eth_getBalance', params: [DEV[3].address, 'latest'] })).toBe('0x21e19e0c9bab2400007')
+})
+
+test('persist: false keeps nothing in IndexedDB, and a new node starts again at block 0', async () => {
+  const name = uniqueName('memory')
+  const first = await start({ name, persist: false })
+  await transfer(first)
+  expect(await first.provider.request({ method: 'eth_blockNumber' })).toBe('0x1')
+  expect(await databaseNames()).not.toContain(name)
+  await first.stop()
+
+  const second = await start({ name, persist: false })
+  expect(await second.provider.request({ method: 'eth_blockNumber' })).toBe('0x0')
+  expect(await databaseNames()).not.toContain(name)
+})
+
+test('two memory nodes with the same name are two chains, each its own leader', async () => {
+  const name = uniqueName('memory-twins')
+  const [a, b] = [await start({ name, persist: false }), await start({ name, persist: false })]
+  expect([a.role, b.role]).toEqual(['leader', 'leader'])
+  await transfer(a)
+  expect(await a.provider.request({ method: 'eth_blockNumber' })).toBe('0x1')
+  expect(await b.provider.request({ method: 'eth_blockNumber' })).toBe('0x0')
+})
+
+test('two names are two independent chains', async () => {
+  const [a, b] = [await start({ name: uniqueName('left') }), await start({ name: uniqueName('right') })]
+  expect([a.role, b.role]).toEqual(['leader', 'leader'])
+  await transfer(a, 0, DEV[3].address, 5n)
+  await transfer(a, 0, DEV[3].address, 5n)
+  await transfer(b, 1, DEV[3].address, 7n)
+  expect(await a.provider.request({ method: 'eth_blockNumber' })).toBe('0x2')
+  expect(await b.provider.request({ method: 'eth_blockNumber' })).toBe('0x1')
+  const balance = (node: typeof a) => node.provider.request({ method: 'eth_getBalance', params: [DEV[3].address, 'latest'] })
+  expect(BigInt((await balance(a)) as string) - BigInt((await balance(b)) as string)).toBe(3n)
+})
+
+test('a chain id other than the stored chain’s is refused clearly', async () => {
+  const name = uniqueName('chain-id')
+  const first = await start({ name })
+  await first.stop()
+  await expect(startNode({ name, chainId: 300, serviceWorker: false })).rejects.toThrow(/chain id 260, not 300/)
+})
+
+test('a database whose record says a newer schema is refused with a clear error, and left as it was', async () => {
+  const name = uniqueName('newer-schema')
+  const first = await start({ name })
+  await transfer(first)
+  await first.stop()
+
+  const db = await openDB(name)
+  const meta = await db.get('meta', 'chain')
+  await db.put('meta', { ...meta, schemaVersion: SCHEMA_VERSION + 1 }, 'chain')
+  db.close()
+
+  await expect(startNode({ name, serviceWorker: false })).rejects.toThrow(`written by a newer pagenode (schema ${SCHEMA_VERSION + 1}`)
+  const after = await openDB(name)
+  expect(await after.get('meta', 'chain')).toMatchObject({ schemaVersion: SCHEMA_VERSION + 1, headNumber: 1n })
+  expect(await after.count('blocks')).toBe(2)
+  after.close()
+})
+
+test('a database with a newer IndexedDB layout is refused with a clear error', async () => {
+  const name = uniqueName('newer-layout')
+  const first = await start({ name })
+  await first.stop()
+  const current = await openDB(name)
+  const version = current.version
+  current.close()
+  const db = await openDB(name, version + 1, { upgrade: (database) => void database.createObjectStore('from-the-future') })
+  db.close()
+
+  await expect(startNode({ name, serviceWorker: false })).rejects.toThrow(/written by a newer pagenode/)
+  const after = await openDB(name)
+  expect(after.version).toBe(version + 1)
+  after.close()
+})
+
+test('a node that could not start leaves nothing behind: the name can be started again once fixed', async () => {
+  const name = uniqueName('retry')
+  const first = await start({ name })
+  await first.stop()
+  await expect(startNode({ name, chainId: 300, serviceWorker: false })).rejects.toThrow()
+  const again = await start({ name })
+  expect(again.role).toBe('leader')
+  expect(await again.provider.request({ method: 'eth_chainId' })).toBe('0x104')
+})
+
+test('only the store opened last may write: a replaced leader’s commit is refused, not merged', async () => {
+  const name = uniqueName('lease')
+  const node = await start({ name })
+  await transfer(node)
+  await node.stop()
+
+  const replaced = await IndexedDbStore.open(name)
+  const { meta } = (await replaced.load())!
+  const replacing = await IndexedDbStore.open(name)
+  try {
+    await expect(replaced.commit({ meta: { ...meta, headNumber: 7n }, nodes: new Map([['k', new Uint8Array([1])]]), blocks: [] })).rejects.toThrow(
+      'another tab took this chain over',
+    )
+    expect((await replacing.load())!.meta.headNumber).toBe(1n)
+    await expect(replaced.wipe()).rejects.toThrow('another tab took this chain over')
+    expect(await replacing.load()).toBeDefined()
+    await replacing.commit({ meta, nodes: new Map(), blocks: [] })
+  } finally {
+    await replaced.close()
+    await replacing.close()
+  }
+  const again = await start({ name })
+  expect(await again.provider.request({ method: 'eth_blockNumber' })).toBe('0x1')
+})
