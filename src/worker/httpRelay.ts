@@ -37,22 +37,30 @@ export class HttpRelay {
   /** Resolves once this relay holds the lock and listens (never, while another tab's relay does). */
   readonly listening: Promise<void>
 
-  /** `node` may still be loading: requests are taken at once and answered when it is ready. */
+  /**
+   * `node` may still be loading: requests are taken at once and answered when it is ready.
+   * `steal`: take the endpoint from the relay holding it (a leader that stopped answering, whose
+   * chain this tab took over); that relay stops answering once it runs again.
+   */
   constructor(
     private readonly name: string,
     private readonly node: Promise<TextHandler>,
+    { steal = false }: { steal?: boolean } = {},
   ) {
     // A node that failed to load is reported by whoever awaits it; here it only fails requests.
     node.catch(() => {})
     this.listening = new Promise((resolve) => {
+      let held = false
       navigator.locks
-        .request(httpLockName(name), { signal: this.abandon.signal }, () => {
+        .request(httpLockName(name), steal ? { steal: true } : { signal: this.abandon.signal }, () => {
           if (this.closed) return undefined
+          held = true
           this.listen()
           resolve()
           return new Promise<void>((release) => (this.release = release))
         })
-        .catch(() => {})
+        // Once held, a rejection means another relay stole the lock: it answers now.
+        .catch(() => held && this.close())
     })
   }
 

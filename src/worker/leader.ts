@@ -34,10 +34,12 @@ export class Leader {
   private readonly http: HttpRelay | undefined
   private readonly closing = new AbortController()
 
+  /** `stolen`: this tab took the chain from a leader that stopped answering (and so its endpoint). */
   constructor(
     private readonly options: WorkerOptions,
     private readonly tab: string,
     private readonly pushToPage: (message: SubscriptionMessage) => void,
+    { stolen = false }: { stolen?: boolean } = {},
   ) {
     if (options.persist) {
       this.channel = new BroadcastChannel(channelNames(options.name).rpc)
@@ -45,7 +47,7 @@ export class Leader {
     }
     this.ready = openNode(options)
     // Like the channel, the HTTP relay starts before the chain loads: a request sent meanwhile waits.
-    this.http = options.http ? new HttpRelay(options.name, this.ready) : undefined
+    this.http = options.http ? new HttpRelay(options.name, this.ready, { steal: stolen }) : undefined
     this.ready.catch(() => {
       this.channel?.close()
       this.http?.close()

@@ -86,9 +86,9 @@ const api: WorkerApi = {
 expose(api)
 
 /** Runs the chain in this tab. */
-function lead({ options, subscriptions }: Session, lock?: HeldLock): Leader {
+function lead({ options, subscriptions }: Session, lock?: HeldLock, stolen = false): Leader {
   const deliver = ({ subscription, result }: SubscriptionMessage) => subscriptions.deliver(subscription, result)
-  leader = new Leader(options, tab, deliver)
+  leader = new Leader(options, tab, deliver, { stolen })
   leaderLock = lock
   void lock?.lost.then(stepDown)
   return leader
@@ -116,13 +116,13 @@ async function steal(current: Session): Promise<void> {
   queue?.abort()
   const lock = await holdLock(channelNames(current.options.name).leaderLock, 'steal')
   stealing = false
-  if (lock) takeOver(current, lock)
+  if (lock) takeOver(current, lock, true)
 }
 
 /** The leader lock is this tab's now: run the chain here. */
-function takeOver(current: Session, lock: HeldLock): void {
+function takeOver(current: Session, lock: HeldLock, stolen = false): void {
   if (stopped || !follower) return lock.release()
-  const next = lead(current, lock)
+  const next = lead(current, lock, stolen)
   // Synchronously, before any message of the channel is handled: the page's calls and its
   // subscriptions are first in the new leader's queue.
   follower.handOver((method, params, retried) => next.call(method, params, 'page', retried))
