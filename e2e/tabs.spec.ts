@@ -40,10 +40,18 @@ test('a leader that stops answering is replaced; once it wakes it follows, and t
   await openPlayground(second)
   await transfer(first, 0, TO, 1n)
 
-  await hangWorker(first, 9_000)
+  await hangWorker(first, 12_000)
   // The second tab's call goes unanswered until it takes the chain over (after 5 s of silence).
   const sent = await transfer(second, 0, TO, 2n)
   expect(await role(second)).toBe('leader')
+  // The HTTP endpoint moved with the chain: answered while the old leader is still hung.
+  const viaHttp = await second.evaluate(async () => {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] })
+    const response = await fetch('/rpc/', { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+    return ((await response.json()) as { result?: string }).result
+  })
+  expect(viaHttp).toBe('0x2')
+  expect(await role(first), 'the hung tab answered before the test could tell').toBe('leader')
   // A call made in the hung tab meanwhile: run by it on waking (refused: its store is no longer
   // its own), or forwarded once it has stepped down. Never both, never a fork.
   const fromHung = transfer(first, 1, TO, 4n).then(
