@@ -63,7 +63,9 @@ const api: WorkerApi = {
       throw new Error(`the stored chain has chain id ${leaderChainId}, not ${options.chainId}: open it with chainId ${leaderChainId} or use another name`)
     }
     const accounts = await joined.call('eth_accounts', [])
-    return { role: 'follower', chainId: chainId.result as string, accounts: accounts.ok ? (accounts.result as string[]) : [] }
+    // This tab may have taken over while joining (its calls then ran here): say what it is now.
+    const role = leader ? 'leader' : 'follower'
+    return { role, chainId: chainId.result as string, accounts: accounts.ok ? (accounts.result as string[]) : [] }
   },
 
   async request(method: string, params: unknown): Promise<Outcome> {
