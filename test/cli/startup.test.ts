@@ -61,7 +61,8 @@ describe('a state file that cannot be used', () => {
     const node = await createNode({ chainId: 270, store: await FileStore.open(state) })
     await node.close()
 
-    const exit = await runCli(['--state', state])
+    // --port 0: the port is bound before the state file is read, and 8011 may be taken here.
+    const exit = await runCli(['--port', '0', '--state', state])
     expect(exit.code).toBe(1)
     expect(exit.stderr).toBe(`pagenode: state file ${state} holds chain id 270, not 260: start with --chain-id 270, or use another --state file\n`)
     // And with the right flag it opens.
@@ -87,7 +88,8 @@ describe('a state file that cannot be used', () => {
       [join(dir, 'a-directory'), `cannot use state file ${join(dir, 'a-directory')}: it is a directory`],
       [missing, `cannot create state file ${missing}: the directory ${join(dir, 'no', 'such', 'dir')} does not exist`],
     ]
-    const exits = await Promise.all(cases.map(([path]) => runCli(['--state', path])))
+    // Concurrent runs each bind a port before reading the state file: a free one each.
+    const exits = await Promise.all(cases.map(([path]) => runCli(['--port', '0', '--state', path])))
     exits.forEach((exit, i) => {
       expect(exit.code).toBe(1)
       expect(exit.stderr).toBe(`pagenode: ${cases[i][1]}\n`)
