@@ -26,6 +26,8 @@ export interface Limits {
   callGasCap: bigint
   /** Largest struct log (debug_trace* without a call tracer), as estimated JSON bytes. */
   maxTraceBytes: number
+  /** Most blocks one anvil_mine / hardhat_mine / evm_mine call may mine (each is kept in memory). */
+  maxMineBlocks: number
 }
 
 export interface NodeConfig {
@@ -85,6 +87,7 @@ export const DEFAULT_LIMITS: Limits = {
   filterIdleMs: 5 * 60 * 1000,
   callGasCap: 50_000_000n,
   maxTraceBytes: 32 * 1024 * 1024,
+  maxMineBlocks: 10_000,
 }
 
 export const DEFAULTS = {

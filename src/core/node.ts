@@ -1,25 +1,26 @@
-import { createBlockHeader } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
-import { Account, bytesToHex, createAddressFromString, hexToBytes, KECCAK256_RLP, type PrefixedHexString } from '@ethereumjs/util'
-import { sha256 } from '@noble/hashes/sha2.js'
-import { genRequestsRoot } from '@ethereumjs/block'
+import { Account, createAddressFromString, type PrefixedHexString } from '@ethereumjs/util'
 import { checkAdmission } from './chain/admission.ts'
 import { BatchPolicy } from './chain/batches.ts'
+import { BlockParams } from './chain/blockParams.ts'
 import { Chain, type BlockRef } from './chain/chain.ts'
 import { ChainWriter } from './chain/chainWriter.ts'
 import { BlockClock } from './chain/clock.ts'
 import { deriveDevAccounts, type DevAccount } from './chain/devAccounts.ts'
 import { FilterRegistry } from './chain/filters.ts'
+import { Impersonation } from './chain/impersonation.ts'
 import { Miner } from './chain/miner.ts'
-import type { BlockRecord } from './chain/records.ts'
+import { MiningMode } from './chain/miningMode.ts'
+import { stateRootOf, type BlockRecord } from './chain/records.ts'
+import { SnapshotRegistry } from './chain/snapshots.ts'
 import { TxPool } from './chain/txPool.ts'
 import { resolveConfig, type NodeConfig, type ResolvedConfig } from './config.ts'
-import { blockSize, executionBlock } from './exec/blockProducer.ts'
+import { executionBlock } from './exec/blockProducer.ts'
 import { createChainCommon } from './exec/chainCommon.ts'
+import { createGenesis } from './exec/genesis.ts'
 import type { SignedTransaction } from './exec/rawTransaction.ts'
 import { StateMachine, type Sandbox } from './exec/stateMachine.ts'
 import { TrieNodeStore } from './exec/trieNodeStore.ts'
-import { L1_MESSENGER_ADDRESS, L1_MESSENGER_RUNTIME } from './rollup/l1Messenger.ts'
 import { checkPaymaster } from './rollup/paymaster.ts'
 import { handleJsonRpc, handleJsonRpcText, type JsonRpcResponse } from './rpc/envelope.ts'
 import { MethodNotFoundError, ServerError, toRpcError, TransactionRejectedError } from './rpc/errors.ts'
@@ -44,7 +45,6 @@ export interface NodeEvents {
  * envelopes, for HTTP-like transports).
  */
 export class Node {
-  private interval: ReturnType<typeof setInterval> | undefined
   private batchTimer: ReturnType<typeof setTimeout> | undefined
   private readonly listeners: { [K in keyof NodeEvents]: Set<NodeEvents[K]> } = {
     block: new Set(),
@@ -56,6 +56,12 @@ export class Node {
   readonly filters: FilterRegistry
   readonly miner: Miner
   readonly batches: BatchPolicy
+  /** How blocks are produced now (the `mining` option at first; evm_setAutomine, evm_setIntervalMining). */
+  readonly mining: MiningMode
+  /** Coinbase, gas limit, base fee and price floor of the blocks to come. */
+  readonly params: BlockParams
+  readonly impersonation = new Impersonation()
+  readonly snapshots = new SnapshotRegistry()
 
   constructor(
     readonly config: ResolvedConfig,
@@ -69,14 +75,14 @@ export class Node {
   ) {
     this.filters = new FilterRegistry(config.limits, config.now)
     this.batches = new BatchPolicy(config.batches, config.now)
+    this.params = new BlockParams({ gasLimit: config.blockGasLimit, baseFee: config.gasPrice })
     this.miner = new Miner({
       state,
       chain,
       pool: this.pool,
       writer,
       clock,
-      blockGasLimit: config.blockGasLimit,
-      baseFeePerGas: config.gasPrice,
+      params: this.params,
       batches: this.batches,
       onBlock: (block) => {
         this.scheduleBatchSeal()
@@ -84,19 +90,14 @@ export class Node {
       },
     })
     this.scheduleBatchSeal()
-    if (config.mining.mode === 'interval') {
-      this.interval = setInterval(() => {
-        // A failed block is rolled back by the miner; the next tick tries again.
-        this.miner.mine().catch(() => {})
-      }, config.mining.intervalMs)
-    }
+    this.mining = new MiningMode(config.mining, () => this.miner.mine())
   }
 
   /**
    * Arms a timer for the open batch's age limit, so a batch seals (and `finalized` moves) on an
    * idle chain too. Re-armed after every block and every attempt.
    */
-  private scheduleBatchSeal(): void {
+  scheduleBatchSeal(): void {
     clearTimeout(this.batchTimer)
     const open = this.chain.openBatch
     const due = open ? this.batches.dueInMs(open) : undefined
@@ -152,7 +153,7 @@ export class Node {
   async close(): Promise<void> {
     if (this.closed) return
     this.closed = true
-    clearInterval(this.interval)
+    this.mining.stop()
     clearTimeout(this.batchTimer)
     // Let a block being mined finish its commit before the store goes away.
     await this.miner.lock.acquire()
@@ -169,9 +170,9 @@ export class Node {
     throw new ServerError(ref.kind === 'hash' ? `header for hash ${ref.hash} not found` : 'header not found')
   }
 
-  /** A sandbox holding the state after `block`. */
+  /** A sandbox holding the state after `block` (and the dev-node edits made on it). */
   sandbox(block: BlockRecord): Promise<Sandbox> {
-    return this.state.sandbox(block.header.stateRoot)
+    return this.state.sandbox(stateRootOf(block))
   }
 
   async account(address: PrefixedHexString, block: BlockRecord): Promise<Account | undefined> {
@@ -184,9 +185,9 @@ export class Node {
     return executionBlock(this.common, {
       parent: block.header,
       timestamp: block === this.chain.head ? this.clock.nextTimestamp(block.header.timestamp) : block.header.timestamp,
-      coinbase: block.header.coinbase,
-      gasLimit: this.config.blockGasLimit,
-      baseFeePerGas: this.config.gasPrice,
+      coinbase: block === this.chain.head ? this.params.coinbase : block.header.coinbase,
+      gasLimit: this.params.gasLimit,
+      baseFeePerGas: this.params.baseFee(),
     })
   }
 
@@ -197,8 +198,9 @@ export class Node {
       pool: this.pool,
       isMined: (hash) => this.chain.transaction(hash as PrefixedHexString) !== undefined,
       account: await this.account(signed.from, this.chain.head),
-      baseFeePerGas: this.config.gasPrice,
-      blockGasLimit: this.config.blockGasLimit,
+      baseFeePerGas: this.params.baseFee(),
+      minGasPrice: this.params.minGasPrice,
+      blockGasLimit: this.params.gasLimit,
     })
   }
 
@@ -211,7 +213,7 @@ export class Node {
     this.pool.add(signed, this.config.now())
     this.filters.pendingTransactionAdded(signed.hash)
     this.emit('pendingTransaction', signed.hash)
-    if (this.config.mining.mode !== 'auto') return signed.hash
+    if (!this.mining.automine) return signed.hash
 
     let inclusion
     try {
@@ -245,7 +247,7 @@ export async function createNode(options: NodeConfig = {}): Promise<Node> {
   if (persisted) {
     restoreChain(persisted, chain, common, config.chainId)
     writer.restored(chain.head.number)
-    await state.vm.stateManager.setStateRoot(chain.head.header.stateRoot)
+    await state.vm.stateManager.setStateRoot(stateRootOf(chain.head))
   } else {
     chain.append(await createGenesis(state, common, config, accounts, clock.now()))
     writer.enqueue(chain.head)
@@ -271,48 +273,5 @@ function restoreChain(persisted: PersistedChain, chain: Chain, common: Common, c
   for (const bytes of blocks) chain.append(decodeBlockRecord(bytes, common))
   if (chain.byNumber(0n)!.hash !== meta.genesisHash) {
     throw new ChainStoreError('the stored chain is damaged: its genesis block does not match its record')
-  }
-}
-
-/** Block 0: the dev accounts funded, the system contracts installed, a real header over that state. */
-async function createGenesis(
-  state: StateMachine,
-  common: Common,
-  config: ResolvedConfig,
-  accounts: DevAccount[],
-  timestamp: bigint,
-): Promise<BlockRecord> {
-  const sm = state.vm.stateManager
-  for (const { address } of accounts) await sm.putAccount(address, new Account(0n, config.balance))
-  const messenger = createAddressFromString(L1_MESSENGER_ADDRESS)
-  await sm.putAccount(messenger, new Account())
-  await sm.putCode(messenger, hexToBytes(L1_MESSENGER_RUNTIME))
-  const header = createBlockHeader(
-    {
-      number: 0n,
-      timestamp,
-      gasLimit: config.blockGasLimit,
-      baseFeePerGas: config.gasPrice,
-      stateRoot: await sm.getStateRoot(),
-      withdrawalsRoot: KECCAK256_RLP,
-      blobGasUsed: 0n,
-      excessBlobGas: 0n,
-      parentBeaconBlockRoot: new Uint8Array(32),
-      requestsHash: genRequestsRoot([], sha256),
-    },
-    { common },
-  )
-  return {
-    header,
-    hash: bytesToHex(header.hash()),
-    number: 0n,
-    transactions: [],
-    size: blockSize(header, []),
-    // Batch 0 holds the genesis block alone and is sealed from the start.
-    l1BatchNumber: 0n,
-    l1BatchTimestamp: timestamp,
-    l1BatchTxOffset: 0,
-    sealsBatch: true,
-    batchSealed: true,
   }
 }

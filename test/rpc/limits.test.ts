@@ -54,6 +54,7 @@ test('the defaults are the documented ones', () => {
     filterIdleMs: 5 * 60 * 1000,
     callGasCap: 50_000_000n,
     maxTraceBytes: 32 * 1024 * 1024,
+    maxMineBlocks: 10_000,
   })
 })
 

@@ -11,6 +11,8 @@ export interface AdmissionContext {
   /** The sender's account at the head (undefined: it does not exist yet). */
   account: Account | undefined
   baseFeePerGas: bigint
+  /** The node's price floor (anvil_setMinGasPrice); 0 when the base fee is the only one. */
+  minGasPrice?: bigint
   blockGasLimit: bigint
 }
 
@@ -44,6 +46,10 @@ export function checkAdmission(signed: SignedTransaction, ctx: AdmissionContext)
     throw new TransactionRejectedError(
       `max fee per gas less than block base fee: address ${from}, maxFeePerGas: ${feeCap}, baseFee: ${ctx.baseFeePerGas}`,
     )
+  }
+
+  if (ctx.minGasPrice !== undefined && feeCap < ctx.minGasPrice) {
+    throw new TransactionRejectedError(`transaction underpriced: gas fee cap ${feeCap}, minimum needed ${ctx.minGasPrice}`)
   }
 
   const balance = ctx.account?.balance ?? 0n

@@ -6,18 +6,23 @@ import type { Chain } from './chain.ts'
 import type { BlockRecord } from './records.ts'
 
 interface Waiter {
-  number: bigint
+  /** A block number (durable) or a change sequence number (settled). */
+  until: bigint
   resolve(): void
   reject(error: Error): void
 }
 
 /**
- * Writes the chain's new blocks to the store with group commit: at most one commit is in flight,
- * and blocks mined meanwhile join the next one, so a store that takes milliseconds per commit
- * does not cap throughput at one block per commit. `durable(n)` resolves once block n is stored:
- * that is when a change may be acknowledged.
+ * Writes the chain's changes to the store with group commit: at most one commit is in flight,
+ * and changes made meanwhile join the next one, so a store that takes milliseconds per commit
+ * does not cap throughput at one block per commit. `durable(n)` resolves once block n is stored
+ * and `settled()` once every change queued so far is: that is when a change may be acknowledged.
  *
- * A refused commit fails every block not yet stored and asks `rollBack` to return the chain to
+ * A change is a new block, a block stored again (its batch sealed, dev-node edits moved its
+ * state), or the removal of the blocks above a number (evm_revert). The store's head only moves
+ * when a commit succeeds.
+ *
+ * A refused commit fails every change not yet stored and asks `rollBack` to return the chain to
  * the last stored block; until that is done, nothing more is written.
  */
 export class ChainWriter {
@@ -25,8 +30,12 @@ export class ChainWriter {
   private dropAbove: bigint | undefined
   private writing = false
   private broken = false
-  private waiters: Waiter[] = []
+  private blockWaiters: Waiter[] = []
+  private changeWaiters: Waiter[] = []
   private stored: bigint = -1n
+  /** Sequence number of the last change queued, and of the last one in the store. */
+  private requested = 0n
+  private committed = 0n
   /** Called after a refused commit, with the number of the last block the store holds. */
   rollBack: (lastStored: bigint) => Promise<void> = async () => {}
 
@@ -42,34 +51,52 @@ export class ChainWriter {
     return this.stored
   }
 
+  /** Nothing queued and nothing being written. */
+  get idle(): boolean {
+    return !this.writing && this.queued.length === 0 && this.dropAbove === undefined
+  }
+
   /** Number of the head as a store holding blocks up to `head` describes it. */
   meta(head: bigint = this.chain.head.number): ChainMeta {
     return { schemaVersion: SCHEMA_VERSION, chainId: this.chainId, genesisHash: this.chain.byNumber(0n)!.hash, headNumber: head }
   }
 
-  /** Marks a restored chain as stored up to its head. */
+  /** Marks a restored chain as stored up to its head (-1: nothing stored, after a wipe). */
   restored(head: bigint): void {
     this.stored = head
   }
 
-  /** Queues a block (already appended to the chain) for the next commit. */
+  /**
+   * Queues a block for the next commit: a new one (already appended to the chain), or a stored
+   * one again. The record is encoded when the commit starts, so it may be a new version of a
+   * block that the chain takes on only once it is stored.
+   */
   enqueue(block: BlockRecord): void {
     this.queued.push(block)
+    this.requested++
     void this.flush()
   }
 
-  /** Queues the removal of every block above `number` (evm_revert, reset). */
+  /**
+   * Queues the removal of every block above `number` (evm_revert). Callers hold the miner's lock
+   * with nothing queued (Miner.exclusive), so no block above `number` is waiting to be stored.
+   */
   truncate(number: bigint): void {
-    this.queued = this.queued.filter((block) => block.number <= number)
     this.dropAbove = this.dropAbove === undefined || number < this.dropAbove ? number : this.dropAbove
-    if (this.stored > number) this.stored = number
+    this.requested++
     void this.flush()
   }
 
   /** Resolves once block `number` is in the store; rejects if it never will be. */
   durable(number: bigint): Promise<void> {
     if (number <= this.stored) return Promise.resolve()
-    return new Promise((resolve, reject) => this.waiters.push({ number, resolve, reject }))
+    return new Promise((resolve, reject) => this.blockWaiters.push({ until: number, resolve, reject }))
+  }
+
+  /** Resolves once every change queued so far is in the store; rejects if its commit fails. */
+  settled(): Promise<void> {
+    if (this.committed >= this.requested) return Promise.resolve()
+    return new Promise((resolve, reject) => this.changeWaiters.push({ until: this.requested, resolve, reject }))
   }
 
   private async flush(): Promise<void> {
@@ -77,9 +104,11 @@ export class ChainWriter {
     this.writing = true
     const blocks = this.queued
     const dropAbove = this.dropAbove
+    const upTo = this.requested
     this.queued = []
     this.dropAbove = undefined
-    const head = blocks.length > 0 ? blocks[blocks.length - 1].number : dropAbove!
+    let head = dropAbove ?? this.stored
+    for (const block of blocks) if (block.number > head) head = block.number
     const nodes = this.nodes.drainNew()
     try {
       await this.store.commit({
@@ -89,39 +118,50 @@ export class ChainWriter {
         dropAbove,
       })
       this.stored = head
-      this.settle((waiter) => waiter.number <= head, undefined)
+      this.committed = upTo
+      this.blockWaiters = settle(this.blockWaiters, (waiter) => waiter.until <= head)
+      this.changeWaiters = settle(this.changeWaiters, (waiter) => waiter.until <= upTo)
     } catch (error) {
       this.nodes.restoreNew(nodes)
-      await this.fail(blocks[0]?.number ?? head, error)
+      const firstNew = blocks.find((block) => block.number > this.stored)
+      await this.fail(firstNew?.number, error)
     } finally {
       this.writing = false
     }
     void this.flush()
   }
 
-  private async fail(first: bigint, error: unknown): Promise<void> {
+  /** `firstNew`: the first block of the failed commit the store did not have; none for other changes. */
+  private async fail(firstNew: bigint | undefined, error: unknown): Promise<void> {
     this.broken = true
     const why = error instanceof Error ? error.message : String(error)
-    const failure = new ServerError(`block ${first} could not be stored (${why}); the chain is back at block ${this.stored}`)
+    const failure =
+      firstNew === undefined
+        ? new ServerError(`the change could not be stored (${why}); the chain is unchanged at block ${this.stored}`)
+        : new ServerError(`block ${firstNew} could not be stored (${why}); the chain is back at block ${this.stored}`)
     this.queued = []
     this.dropAbove = undefined
     try {
       await this.rollBack(this.stored)
     } finally {
-      // Blocks mined on top of the failed ones while the rollback waited are gone with them.
+      // Changes made on top of the failed ones while the rollback waited are gone with them.
       this.queued = []
+      this.dropAbove = undefined
+      this.committed = this.requested
       this.broken = false
-      this.settle(() => true, failure)
+      this.blockWaiters = settle(this.blockWaiters, () => true, failure)
+      this.changeWaiters = settle(this.changeWaiters, () => true, failure)
     }
   }
+}
 
-  private settle(which: (waiter: Waiter) => boolean, error: Error | undefined): void {
-    const remaining: Waiter[] = []
-    for (const waiter of this.waiters) {
-      if (!which(waiter)) remaining.push(waiter)
-      else if (error) waiter.reject(error)
-      else waiter.resolve()
-    }
-    this.waiters = remaining
+/** Resolves (or rejects with `error`) the waiters `which` picks; returns the others. */
+function settle(waiters: Waiter[], which: (waiter: Waiter) => boolean, error?: Error): Waiter[] {
+  const remaining: Waiter[] = []
+  for (const waiter of waiters) {
+    if (!which(waiter)) remaining.push(waiter)
+    else if (error) waiter.reject(error)
+    else waiter.resolve()
   }
+  return remaining
 }

@@ -62,6 +62,16 @@ export class FilterRegistry {
     return this.filters.delete(id.toLowerCase() as PrefixedHexString)
   }
 
+  /**
+   * The chain went back to `head` (evm_revert, anvil_reset): cursors beyond it move back, so the
+   * blocks mined in place of the dropped ones are reported.
+   */
+  rewind(head: bigint): void {
+    for (const filter of this.filters.values()) {
+      if (filter.kind !== 'pendingTransactions' && filter.lastBlock > head) filter.lastBlock = head
+    }
+  }
+
   pendingTransactionAdded(hash: PrefixedHexString): void {
     for (const filter of this.filters.values()) {
       if (filter.kind !== 'pendingTransactions') continue

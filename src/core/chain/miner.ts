@@ -1,13 +1,14 @@
-import { createZeroAddress, Lock, type PrefixedHexString } from '@ethereumjs/util'
+import { Lock, type PrefixedHexString } from '@ethereumjs/util'
 import { createAddressFromString } from '@ethereumjs/util'
 import { produceBlock } from '../exec/blockProducer.ts'
 import type { StateMachine } from '../exec/stateMachine.ts'
 import type { BatchPolicy } from './batches.ts'
+import type { BlockParams } from './blockParams.ts'
 import { toBlockRecord } from './blockRecord.ts'
 import type { Chain } from './chain.ts'
 import type { ChainWriter } from './chainWriter.ts'
 import type { BlockClock } from './clock.ts'
-import type { BlockRecord } from './records.ts'
+import { stateRootOf, type BlockRecord } from './records.ts'
 import type { PoolEntry, TxPool } from './txPool.ts'
 
 export interface MinerDeps {
@@ -16,8 +17,7 @@ export interface MinerDeps {
   pool: TxPool
   writer: ChainWriter
   clock: BlockClock
-  blockGasLimit: bigint
-  baseFeePerGas: bigint
+  params: BlockParams
   batches: BatchPolicy
   onBlock(block: BlockRecord): void
 }
@@ -40,7 +40,6 @@ const DROPPED_MEMORY = 1000
 export class Miner {
   readonly lock = new Lock()
   private readonly dropped = new Map<PrefixedHexString, string>()
-  private readonly coinbase = createZeroAddress()
 
   constructor(private readonly deps: MinerDeps) {
     deps.writer.rollBack = (lastStored) => this.rollBack(lastStored)
@@ -57,6 +56,48 @@ export class Miner {
     }
     await this.deps.writer.durable(block.number)
     return block
+  }
+
+  /**
+   * Mines `count` blocks from the pool in one go (anvil_mine, evm_mine {blocks}); resolves once
+   * all are stored. The first block takes `timestamp` when given, else the clock's time; with an
+   * interval, each later block is that many seconds after the one before it.
+   */
+  async mineBlocks(count: number, { interval, timestamp }: { interval?: bigint; timestamp?: bigint } = {}): Promise<BlockRecord[]> {
+    await this.lock.acquire()
+    const blocks: BlockRecord[] = []
+    try {
+      for (let i = 0; i < count; i++) {
+        if (i === 0 && timestamp !== undefined) this.deps.clock.nextOverride = timestamp
+        if (i > 0 && interval) this.deps.clock.nextOverride = blocks[i - 1].header.timestamp + interval
+        blocks.push(await this.mineLocked(Infinity))
+      }
+    } finally {
+      this.lock.release()
+    }
+    if (blocks.length > 0) await this.deps.writer.durable(blocks[blocks.length - 1].number)
+    return blocks
+  }
+
+  /**
+   * Runs `work` with the chain to itself: under the lock, with every earlier change stored, so
+   * that `work` may change the chain in place and wait for its own commit without a block being
+   * built meanwhile. A commit of `work`'s that fails leaves nothing for the rollback to undo
+   * (nothing new was appended); `work` undoes what it did itself.
+   */
+  async exclusive<T>(work: () => Promise<T>): Promise<T> {
+    for (;;) {
+      // Someone else's failed commit is theirs to report; its rollback is done by now.
+      await this.deps.writer.settled().catch(() => {})
+      await this.lock.acquire()
+      if (this.deps.writer.idle) break
+      this.lock.release()
+    }
+    try {
+      return await work()
+    } finally {
+      this.lock.release()
+    }
   }
 
   /**
@@ -90,13 +131,16 @@ export class Miner {
 
   /** After a refused commit: back to the last stored block, its transactions back in the pool. */
   private async rollBack(lastStored: bigint): Promise<void> {
+    const { chain, pool, state } = this.deps
+    // Nothing was appended above the store's head: the failed commit was an exclusive change's,
+    // which holds the lock and undoes itself (waiting for the lock here would never end).
+    if (lastStored < 0n || chain.head.number <= lastStored) return
     await this.lock.acquire()
     try {
-      const { chain, pool, state } = this.deps
       for (const block of chain.truncate(lastStored)) {
         for (const tx of block.transactions) pool.add(tx, this.deps.clock.nowMs())
       }
-      await state.vm.stateManager.setStateRoot(chain.head.header.stateRoot)
+      await state.vm.stateManager.setStateRoot(stateRootOf(chain.head))
     } finally {
       this.lock.release()
     }
@@ -113,7 +157,7 @@ export class Miner {
   }
 
   private async mineLocked(maxTransactions: number, selected?: PoolEntry[]): Promise<BlockRecord> {
-    const { state, chain, pool, writer, clock } = this.deps
+    const { state, chain, pool, writer, clock, params } = this.deps
     const entries = selected ?? (await this.executable(maxTransactions))
     const parent = chain.head
     const timestamp = clock.nextTimestamp(parent.header.timestamp)
@@ -122,9 +166,9 @@ export class Miner {
       {
         parent: parent.header,
         timestamp,
-        coinbase: this.coinbase,
-        gasLimit: this.deps.blockGasLimit,
-        baseFeePerGas: this.deps.baseFeePerGas,
+        coinbase: params.coinbase,
+        gasLimit: params.gasLimit,
+        baseFeePerGas: params.baseFee(),
       },
       entries,
     )
@@ -139,7 +183,8 @@ export class Miner {
     }
 
     chain.append(record)
-    clock.blockMined()
+    clock.blockMined(timestamp)
+    params.blockMined()
     writer.enqueue(record)
     void writer.durable(record.number).then(
       () => this.deps.onBlock(record),

@@ -60,4 +60,15 @@ export interface BlockRecord {
    * Until then the block shows no batch, as on era.
    */
   batchSealed: boolean
+  /**
+   * The state after this block and the dev-node edits made while it was the head
+   * (anvil_setBalance, anvil_setCode, anvil_loadState, …), when there were any. The header keeps
+   * the root the block was mined with; reads "at" this block and the next block start here.
+   */
+  editedStateRoot?: Uint8Array
+}
+
+/** The state a block parameter names: the block's own, or its edited one. */
+export function stateRootOf(block: BlockRecord): Uint8Array {
+  return block.editedStateRoot ?? block.header.stateRoot
 }

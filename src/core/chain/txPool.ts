@@ -86,7 +86,25 @@ export class TxPool {
     return [...this.bySender.keys()]
   }
 
+  /** Every entry, in arrival order. */
   all(): PoolEntry[] {
-    return [...this.byHash.values()]
+    return [...this.byHash.values()].sort((a, b) => a.seq - b.seq)
+  }
+
+  clear(): void {
+    this.bySender.clear()
+    this.byHash.clear()
+  }
+
+  /** Makes the pool hold exactly `entries` again (evm_revert), in their order of arrival. */
+  restore(entries: readonly PoolEntry[]): void {
+    this.clear()
+    for (const entry of [...entries].sort((a, b) => a.seq - b.seq)) {
+      const kept = { ...entry, seq: this.seq++ }
+      let nonces = this.bySender.get(kept.from)
+      if (!nonces) this.bySender.set(kept.from, (nonces = new Map()))
+      nonces.set(kept.tx.nonce, kept)
+      this.byHash.set(kept.hash, kept)
+    }
   }
 }

@@ -7,6 +7,7 @@ import { Bloom, encodeReceipt, runTx, type RunTxResult, type VM } from '@ethereu
 import { sha256 } from '@noble/hashes/sha2.js'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { transactionBytes, transactionType, type SignedTransaction } from './rawTransaction.ts'
+import { runFromAnySender } from './senderCode.ts'
 
 /** The header fields the node chooses for a new block; roots and gas come from execution. */
 export interface BlockTemplate {
@@ -88,12 +89,10 @@ export async function produceBlock<T extends SignedTransaction>(
         continue
       }
       try {
-        const result = await runTx(vm, {
-          tx: signed.tx,
-          block: context,
-          blockGasUsed: gasUsed,
-          skipHardForkValidation: true,
-        })
+        // A sender with code is accepted, as anvil and Hardhat accept it (see runFromAnySender).
+        const result = await runFromAnySender(vm, signed.tx.getSenderAddress(), () =>
+          runTx(vm, { tx: signed.tx, block: context, blockGasUsed: gasUsed, skipHardForkValidation: true }),
+        )
         gasUsed += result.totalGasSpent
         included.push({ signed, result })
       } catch (error) {

@@ -1,11 +1,8 @@
 import type { Block } from '@ethereumjs/block'
 import { createTx, TransactionType, type TypedTransaction } from '@ethereumjs/tx'
-import type { Message } from '@ethereumjs/evm'
 import {
   Account,
   bytesToHex,
-  equalsBytes,
-  KECCAK256_NULL,
   createAddressFromString,
   createZeroAddress,
   hexToBytes,
@@ -16,6 +13,7 @@ import {
 import { runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
 import { ExecutionRevertedError, ServerError } from '../rpc/errors.ts'
 import { engineMessage } from './engineMessage.ts'
+import { runFromAnySender } from './senderCode.ts'
 import { decodeRevertReason } from './revertReason.ts'
 
 /** An eth_call / eth_estimateGas call object after parsing. */
@@ -80,43 +78,21 @@ export async function runCall(vm: VM, context: Block, request: CallRequest, gasL
   }
   const tx = impersonatedTransaction(vm, context, request, from, account?.nonce ?? 0n, gasLimit)
   if (!isPriced(request)) await creditGasMoney(vm, from, account, gasLimit * (context.header.baseFeePerGas ?? 0n))
-  const restoreCode = account && !equalsBytes(account.codeHash, KECCAK256_NULL) ? await hideCode(vm, from) : undefined
   try {
-    return await runTx(vm, {
-      tx,
-      block: context,
-      skipNonce: true,
-      skipBalance: true,
-      skipBlockGasLimitValidation: true,
-      skipHardForkValidation: true,
-    })
+    // A call may come from a contract, as geth allows (see runFromAnySender).
+    return await runFromAnySender(vm, from, () =>
+      runTx(vm, {
+        tx,
+        block: context,
+        skipNonce: true,
+        skipBalance: true,
+        skipBlockGasLimitValidation: true,
+        skipHardForkValidation: true,
+      }),
+    )
   } catch (error) {
     throw new ServerError(engineMessage(error))
-  } finally {
-    restoreCode?.()
   }
-}
-
-/**
- * geth and anvil let a call come from a contract (simulating a multisig or an ERC-4337 entry
- * point), but runTx refuses senders with code (EIP-3607) and has no switch for it. The sender
- * is shown to runTx's checks without code and gets it back when execution starts, so calls
- * back into it still find it. Returns the listener's removal.
- */
-async function hideCode(vm: VM, from: Address): Promise<() => void> {
-  const sm = vm.stateManager
-  const account = (await sm.getAccount(from))!
-  const codeHash = account.codeHash
-  await sm.putAccount(from, new Account(account.nonce, account.balance, account.storageRoot, KECCAK256_NULL))
-  // Two parameters: ethereumjs then waits for `resume` before it runs the message.
-  const restore = (message: Message, resume?: () => void) => {
-    if (message.depth !== 0) return resume!()
-    sm.getAccount(from)
-      .then((now) => sm.putAccount(from, new Account(now!.nonce, now!.balance, now!.storageRoot, codeHash)))
-      .then(resume, resume)
-  }
-  vm.evm.events!.on('beforeMessage', restore)
-  return () => vm.evm.events!.off('beforeMessage', restore)
 }
 
 /** Whether the caller named a gas price; geth and anvil run unpriced calls for free. */

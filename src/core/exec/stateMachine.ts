@@ -2,8 +2,9 @@ import type { Common } from '@ethereumjs/common'
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
-import { bytesToHex, Lock, type DB } from '@ethereumjs/util'
+import { bytesToHex, KECCAK256_RLP, Lock, type DB } from '@ethereumjs/util'
 import { createVM, type VM } from '@ethereumjs/vm'
+import { recordPreimages } from './preimages.ts'
 import { ScratchNodeStore, type TrieNodeStore } from './trieNodeStore.ts'
 
 /** Hash of a canonical block by number, for the BLOCKHASH opcode. */
@@ -29,12 +30,23 @@ export class StateMachine {
     readonly nodes: TrieNodeStore,
     readonly vm: VM,
     private readonly blockchain: EVMMockBlockchainInterface,
+    private readonly preimages: { forget(): void },
   ) {}
 
   static async create(common: Common, nodes: TrieNodeStore, blockHash: BlockHashLookup): Promise<StateMachine> {
     const blockchain = blockHashAdapter(blockHash)
     const vm = await newVm(common, nodes, undefined, blockchain)
-    return new StateMachine(common, nodes, vm, blockchain)
+    // Only the miner's VM writes state that is kept: its keys are the ones a dump must name.
+    const preimages = recordPreimages(vm.stateManager as MerkleStateManager, nodes)
+    return new StateMachine(common, nodes, vm, blockchain, preimages)
+  }
+
+  /** Empties the state (anvil_reset, after the store was wiped): no nodes, no sandboxes, the empty root. */
+  async clear(): Promise<void> {
+    this.sandboxes.clear()
+    this.nodes.clear()
+    this.preimages.forget()
+    await this.vm.stateManager.setStateRoot(KECCAK256_RLP)
   }
 
   /** A reusable sandbox at `stateRoot`; callers must go through `Sandbox.read`/`run`. */

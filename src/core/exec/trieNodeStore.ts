@@ -53,6 +53,12 @@ export class TrieNodeStore implements DB<string, Uint8Array> {
   restoreNew(entries: Map<string, Uint8Array>): void {
     for (const [key, value] of entries) this.fresh.set(key, value)
   }
+
+  /** Forgets everything (anvil_reset: the store was wiped, so every node must be written again). */
+  clear(): void {
+    this.nodes.clear()
+    this.fresh.clear()
+  }
 }
 
 /**

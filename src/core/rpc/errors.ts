@@ -15,6 +15,10 @@ export const ErrorCode = {
   server: -32000,
   /** EIP-1474: a query that would exceed a configured limit. */
   limitExceeded: -32005,
+  /** EIP-1193: the account (or method) is not authorized: a sender the node holds no key for. */
+  unauthorized: 4100,
+  /** EIP-3326: wallet_switchEthereumChain to a chain the wallet does not know. */
+  unrecognizedChain: 4902,
 } as const
 
 export class RpcError extends Error {
@@ -82,6 +86,20 @@ export class LimitExceededError extends RpcError {
 export class ServerError extends RpcError {
   constructor(message: string, data?: unknown) {
     super(ErrorCode.server, message, data)
+  }
+}
+
+/** EIP-1193 4100: the node cannot act for this account (no key, not impersonated). */
+export class UnauthorizedError extends RpcError {
+  constructor(message: string) {
+    super(ErrorCode.unauthorized, message)
+  }
+}
+
+/** EIP-3326 4902: a chain this node is not. */
+export class UnrecognizedChainError extends RpcError {
+  constructor(message: string) {
+    super(ErrorCode.unrecognizedChain, message)
   }
 }
 

@@ -2,7 +2,7 @@ import { createBlockHeaderFromRLP } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import { RLP } from '@ethereumjs/rlp'
 import { createTxFromRLP } from '@ethereumjs/tx'
-import { bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex, hexToBytes, type PrefixedHexString } from '@ethereumjs/util'
+import { bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex, createAddressFromString, hexToBytes, type PrefixedHexString } from '@ethereumjs/util'
 import type { BlockRecord, LogRecord, TransactionRecord } from '../chain/records.ts'
 import { transactionBytes, type SignedTransaction } from '../exec/rawTransaction.ts'
 import { isEip712Transaction, restoreEip712Transaction } from '../rollup/eip712Transaction.ts'
@@ -12,13 +12,15 @@ import { isEip712Transaction, restoreEip712Transaction } from '../rollup/eip712T
  * sender and hash known at admission (so loading never pays for ecrecover), the receipts, and
  * where the block sits in its L1 batch.
  *
- *   [header, size, l1BatchNumber, l1BatchTimestamp, [tx…], l1BatchTxOffset, sealsBatch]
+ *   [header, size, l1BatchNumber, l1BatchTimestamp, [tx…], l1BatchTxOffset, sealsBatch,
+ *    editedStateRoot?]
  *   tx = [signedTx, hash, from, status, gasUsed, cumulativeGasUsed, effectiveGasPrice,
  *         contractAddress | empty, logsBloom, [[address, [topic…], data]…], receivedAtMs]
  *
  * signedTx is the transaction's own bytes (a ZKsync 0x71 transaction's raw EIP-712 encoding).
  * Schema 1 records end after [tx…] and their txs after the logs: every block sealed its own
- * batch then, and the receipt time was not kept (the block's time stands in).
+ * batch then, and the receipt time was not kept (the block's time stands in). editedStateRoot
+ * (schema 3) is there only for a block whose state dev-node methods edited while it was the head.
  */
 export function encodeBlockRecord(block: BlockRecord): Uint8Array {
   return RLP.encode([
@@ -41,21 +43,29 @@ export function encodeBlockRecord(block: BlockRecord): Uint8Array {
     ]),
     bigIntToUnpaddedBytes(BigInt(block.l1BatchTxOffset)),
     bigIntToUnpaddedBytes(block.sealsBatch ? 1n : 0n),
+    ...(block.editedStateRoot ? [block.editedStateRoot] : []),
   ])
 }
 
 type Field = Uint8Array
 type EncodedLog = [Field, Field[], Field]
 type EncodedTx = [Field, Field, Field, Field, Field, Field, Field, Field, Field, EncodedLog[], Field?]
-type EncodedBlock = [Field, Field, Field, Field, EncodedTx[], Field?, Field?]
+type EncodedBlock = [Field, Field, Field, Field, EncodedTx[], Field?, Field?, Field?]
 
+/**
+ * The sender is the one stored: recovering it again would cost an ecrecover per transaction, and
+ * an impersonated transaction's stand-in signature recovers no one (exec/impersonated.ts).
+ */
 function decodeTransaction(bytes: Uint8Array, hash: PrefixedHexString, from: PrefixedHexString, common: Common): SignedTransaction {
   if (isEip712Transaction(bytes)) return restoreEip712Transaction(bytes, hash, common)
-  return { tx: createTxFromRLP(bytes, { common }), hash, from }
+  const tx = createTxFromRLP(bytes, { common, freeze: false })
+  const sender = createAddressFromString(from)
+  tx.getSenderAddress = () => sender
+  return { tx, hash, from }
 }
 
 export function decodeBlockRecord(bytes: Uint8Array, common: Common): BlockRecord {
-  const [headerBytes, size, batch, batchTimestamp, txs, txOffset, sealsBatch] = RLP.decode(bytes) as unknown as EncodedBlock
+  const [headerBytes, size, batch, batchTimestamp, txs, txOffset, sealsBatch, editedStateRoot] = RLP.decode(bytes) as unknown as EncodedBlock
   const header = createBlockHeaderFromRLP(headerBytes, { common })
   const blockHash = bytesToHex(header.hash())
   let logIndex = 0
@@ -97,5 +107,6 @@ export function decodeBlockRecord(bytes: Uint8Array, common: Common): BlockRecor
     sealsBatch: sealsBatch ? bytesToBigInt(sealsBatch) === 1n : true,
     // The Chain sets it when the block is appended.
     batchSealed: false,
+    ...(editedStateRoot ? { editedStateRoot } : {}),
   }
 }

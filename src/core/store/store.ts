@@ -15,8 +15,10 @@ export interface Store {
 /**
  * Bumped when the stored layout changes; a store written by a newer version is refused.
  * 2: block records carry their L1 batch position and ZKsync 0x71 transactions (blockCodec.ts).
+ * 3: a block record may carry the state root of dev-node edits (a schema-2 reader would serve
+ *    the unedited state); the nodes include the preimages of trie keys (exec/preimages.ts).
  */
-export const SCHEMA_VERSION = 2
+export const SCHEMA_VERSION = 3
 
 /** What identifies a stored chain and where its head is. */
 export interface ChainMeta {

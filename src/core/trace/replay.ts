@@ -2,8 +2,9 @@ import { createBlock, type Block } from '@ethereumjs/block'
 import { isAccessList2930Tx, isEOACode7702Tx, isFeeMarket1559Tx, type TypedTransaction } from '@ethereumjs/tx'
 import { bytesToHex, eoaCode7702RecoverAuthority, type PrefixedHexString } from '@ethereumjs/util'
 import { runTx, type RunTxResult } from '@ethereumjs/vm'
-import type { BlockRecord, TransactionRecord } from '../chain/records.ts'
+import { stateRootOf, type BlockRecord, type TransactionRecord } from '../chain/records.ts'
 import { applyStateOverrides, isPriced, replacesStorage, runCall, type CallRequest, type StateOverrides } from '../exec/call.ts'
+import { runFromAnySender } from '../exec/senderCode.ts'
 import type { Node } from '../node.ts'
 import { InternalError } from '../rpc/errors.ts'
 import type { Tracer, TraceTarget } from './tracer.ts'
@@ -44,7 +45,7 @@ export async function traceCall(
   tracer: Tracer,
 ): Promise<unknown> {
   // Replacing a whole storage leaves a reused sandbox's caches out of step (see eth_call).
-  const sandbox = replacesStorage(overrides) ? await node.state.freshSandbox(block.header.stateRoot) : await node.sandbox(block)
+  const sandbox = replacesStorage(overrides) ? await node.state.freshSandbox(stateRootOf(block)) : await node.sandbox(block)
   const context = node.callContext(block)
   const cap = node.config.limits.callGasCap
   const gas = request.gas !== undefined && request.gas < cap ? request.gas : cap // as eth_call: capped, not refused
@@ -83,13 +84,17 @@ async function replay(
 ): Promise<BlockTraceEntry[]> {
   const parent = node.chain.byNumber(block.number - 1n)!
   const context = createBlock({ header: block.header.toJSON() }, { common: node.common })
-  const sandbox = await node.state.sandbox(parent.header.stateRoot)
+  // The parent's state as the block was built on it: with the edits made while it was the head.
+  const sandbox = await node.state.sandbox(stateRootOf(parent))
   return sandbox.run(async (vm) => {
     const entries: BlockTraceEntry[] = []
     let blockGasUsed = 0n
     for (const record of block.transactions.slice(0, last + 1)) {
       const gasBefore = blockGasUsed
-      const execute = () => runTx(vm, { tx: record.tx, block: context, blockGasUsed: gasBefore, skipHardForkValidation: true })
+      const execute = () =>
+        runFromAnySender(vm, record.tx.getSenderAddress(), () =>
+          runTx(vm, { tx: record.tx, block: context, blockGasUsed: gasBefore, skipHardForkValidation: true }),
+        )
       let result: RunTxResult
       if (traced(record.index)) {
         const run = await tracer.run(vm, execute, minedTarget(record, block, context), record.index < last)

@@ -79,7 +79,7 @@ export const zksMethods: MethodTable = {
   zks_estimateFee: method([callRequest('call'), optional(stateOverrides('stateOverrides'))], async (node, [request, overrides]) => ({
     gas_limit: bigIntToHex(await estimateGasAt(node, request, LATEST, overrides)),
     // The base fee is the whole price: era asks no tip, and neither does this chain.
-    max_fee_per_gas: bigIntToHex(node.config.gasPrice),
+    max_fee_per_gas: bigIntToHex(node.params.gasPrice()),
     max_priority_fee_per_gas: '0x0',
     gas_per_pubdata_limit: bigIntToHex(GAS_PER_PUBDATA_LIMIT),
   })),
@@ -88,8 +88,8 @@ export const zksMethods: MethodTable = {
     bigIntToHex(await estimateGasAt(node, request, LATEST, overrides)),
   ),
   zks_gasPerPubdata: constant(() => bigIntToHex(GAS_PER_PUBDATA_LIMIT)),
-  zks_getFeeParams: constant((node) => feeParams(node.config.gasPrice)),
-  zks_getBatchFeeInput: constant((node) => batchFeeInput(node.config.gasPrice)),
+  zks_getFeeParams: constant((node) => feeParams(node.params.gasPrice())),
+  zks_getBatchFeeInput: constant((node) => batchFeeInput(node.params.gasPrice())),
   zks_getL1GasPrice: constant(() => bigIntToHex(L1_GAS_PRICE)),
 
   zks_L1ChainId: constant(() => bigIntToHex(L1_CHAIN_ID)),

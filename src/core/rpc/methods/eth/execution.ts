@@ -3,7 +3,7 @@ import { assertSuccess, applyStateOverrides, replacesStorage, runCall, type Call
 import type { BlockRef } from '../../../chain/chain.ts'
 import { estimateGas } from '../../../exec/estimateGas.ts'
 import type { Node } from '../../../node.ts'
-import type { BlockRecord } from '../../../chain/records.ts'
+import { stateRootOf, type BlockRecord } from '../../../chain/records.ts'
 import { callRequest, stateOverrides } from '../../callObject.ts'
 import { method, type MethodTable } from '../../method.ts'
 import { blockOrLatest, optional } from '../../params.ts'
@@ -17,7 +17,7 @@ function callGas(node: Node, request: CallRequest): bigint {
 async function sandboxFor(node: Node, block: BlockRecord, overrides?: Parameters<typeof replacesStorage>[0]) {
   // Replacing a whole storage leaves the state manager's storage tries out of step with its
   // caches after the revert, so such calls get a sandbox of their own.
-  return replacesStorage(overrides) ? node.state.freshSandbox(block.header.stateRoot) : node.sandbox(block)
+  return replacesStorage(overrides) ? node.state.freshSandbox(stateRootOf(block)) : node.sandbox(block)
 }
 
 /** eth_estimateGas's answer (zks_estimateFee and zks_estimateGasL1ToL2 give the same). */

@@ -7,7 +7,7 @@ import { blockRef, custom, optional, ParamError } from '../../params.ts'
 const MAX_FEE_HISTORY = 1024n
 
 export const feeMethods: MethodTable = {
-  eth_gasPrice: constant((node) => bigIntToHex(node.config.gasPrice)),
+  eth_gasPrice: constant((node) => bigIntToHex(node.params.gasPrice())),
   // The base fee is the whole L2 gas price; nothing is gained by tipping (ZKsync answers 0).
   eth_maxPriorityFeePerGas: constant(() => '0x0'),
 
@@ -18,7 +18,7 @@ export const feeMethods: MethodTable = {
       const count = requested > MAX_FEE_HISTORY ? MAX_FEE_HISTORY : requested
       const oldest = newest.number - count + 1n > 0n ? newest.number - count + 1n : 0n
       const blocks = count === 0n ? [] : [...node.chain.range(oldest, newest.number)]
-      const nextBaseFee = bigIntToHex(node.config.gasPrice)
+      const nextBaseFee = bigIntToHex(node.params.baseFee())
       const history: Record<string, unknown> = {
         oldestBlock: bigIntToHex(count === 0n ? 0n : oldest),
         baseFeePerGas: count === 0n ? [] : [...blocks.map((b) => bigIntToHex(b.header.baseFeePerGas ?? 0n)), nextBaseFee],

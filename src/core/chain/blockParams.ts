@@ -1,0 +1,54 @@
+import { createZeroAddress, type Address } from '@ethereumjs/util'
+
+/**
+ * The header fields the node chooses for the blocks it mines, and the price a transaction must
+ * pay, as the dev-node methods set them at run time (evm_setBlockGasLimit, anvil_setCoinbase,
+ * anvil_setNextBlockBaseFeePerGas, anvil_setMinGasPrice). They start from the node's options.
+ *
+ * The base fee is fixed on this chain (the L2 gas price, DESIGN §4), so a base fee set for the
+ * next block holds for that block only; the one after is back at the configured price.
+ */
+export class BlockParams {
+  coinbase: Address = createZeroAddress()
+  gasLimit: bigint
+  /** The next block's base fee, when one was set for it. */
+  nextBaseFee: bigint | undefined
+  /** The least a transaction may offer per gas (0: the base fee is the only floor). */
+  minGasPrice = 0n
+
+  constructor(private readonly defaults: { gasLimit: bigint; baseFee: bigint }) {
+    this.gasLimit = defaults.gasLimit
+  }
+
+  /** The next block's base fee. */
+  baseFee(): bigint {
+    return this.nextBaseFee ?? this.defaults.baseFee
+  }
+
+  /** What eth_gasPrice answers: enough for the next block and the node's minimum. */
+  gasPrice(): bigint {
+    const baseFee = this.baseFee()
+    return this.minGasPrice > baseFee ? this.minGasPrice : baseFee
+  }
+
+  blockMined(): void {
+    this.nextBaseFee = undefined
+  }
+
+  /** What a snapshot keeps: what shapes the next block (the rest are node settings). */
+  save(): { coinbase: Address; nextBaseFee: bigint | undefined } {
+    return { coinbase: this.coinbase, nextBaseFee: this.nextBaseFee }
+  }
+
+  restore(saved: { coinbase: Address; nextBaseFee: bigint | undefined }): void {
+    this.coinbase = saved.coinbase
+    this.nextBaseFee = saved.nextBaseFee
+  }
+
+  reset(): void {
+    this.coinbase = createZeroAddress()
+    this.gasLimit = this.defaults.gasLimit
+    this.nextBaseFee = undefined
+    this.minGasPrice = 0n
+  }
+}

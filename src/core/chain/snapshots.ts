@@ -1,0 +1,48 @@
+import type { PrefixedHexString } from '@ethereumjs/util'
+import type { BlockParams } from './blockParams.ts'
+import type { ClockState } from './clock.ts'
+import type { PoolEntry } from './txPool.ts'
+
+/**
+ * What evm_snapshot keeps (DESIGN §4: a state root, the head, the rest by reference). Nothing is
+ * copied: trie nodes are never deleted, so the root stays readable; the pool is a list of the
+ * (immutable) entries it held.
+ */
+export interface ChainSnapshot {
+  head: bigint
+  headHash: PrefixedHexString
+  /** The head's state then, dev-node edits included. */
+  stateRoot: Uint8Array
+  clock: ClockState
+  params: ReturnType<BlockParams['save']>
+  pool: PoolEntry[]
+}
+
+/**
+ * Snapshots by id (0x1, 0x2, …, never reused while the node runs). Reverting to one consumes
+ * it and every snapshot taken after it, as in anvil and Hardhat: their chains are gone.
+ * Snapshots live in memory only; a restarted node has none.
+ */
+export class SnapshotRegistry {
+  private readonly taken = new Map<bigint, ChainSnapshot>()
+  private next = 1n
+
+  add(snapshot: ChainSnapshot): bigint {
+    const id = this.next++
+    this.taken.set(id, snapshot)
+    return id
+  }
+
+  get(id: bigint): ChainSnapshot | undefined {
+    return this.taken.get(id)
+  }
+
+  /** Forgets snapshot `id` and every later one (they were reverted past). */
+  consume(id: bigint): void {
+    for (const later of this.taken.keys()) if (later >= id) this.taken.delete(later)
+  }
+
+  clear(): void {
+    this.taken.clear()
+  }
+}
