@@ -1,5 +1,6 @@
-import { createCommonFromGethGenesis, type Common } from '@ethereumjs/common'
+import { Common, createCommonFromGethGenesis, type ParamsDict } from '@ethereumjs/common'
 import type { KZG } from '@ethereumjs/util'
+import { ecrecover, keccak256, loadFastCrypto } from './fastCrypto.ts'
 
 /**
  * No KZG trusted setup is bundled (it is large and a dev chain has no blobs). Blob transactions are
@@ -20,13 +21,22 @@ const noKzg: KZG = {
   verifyCellKzgProofBatch: unsupported,
 }
 
+export interface ChainCommonOptions {
+  /**
+   * 'fast' (the default): keccak256 and sender recovery in WebAssembly once loaded (fastCrypto.ts),
+   * the same results as ethereumjs' pure-JS defaults, which 'default' keeps (benchmark floors).
+   */
+  crypto?: 'fast' | 'default'
+}
+
 /**
  * A Prague Common for our chain id. Built from a geth genesis with every fork at 0 so that any
  * code re-deriving the hardfork from a block number or timestamp still lands on Prague
  * (reference/ethereumjs.md §1.1: createCustomCommon keeps Mainnet's schedule and breaks there).
  */
-export function createChainCommon(chainId: number): Common {
-  return createCommonFromGethGenesis(
+export function createChainCommon(chainId: number, { crypto = 'fast' }: ChainCommonOptions = {}): Common {
+  if (crypto === 'fast') void loadFastCrypto()
+  const common = createCommonFromGethGenesis(
     {
       config: {
         chainId,
@@ -62,6 +72,59 @@ export function createChainCommon(chainId: number): Common {
       timestamp: '0x0',
       alloc: {},
     },
-    { chain: `pagenode-${chainId}`, customCrypto: { kzg: noKzg } },
+    {
+      chain: `pagenode-${chainId}`,
+      customCrypto: crypto === 'fast' ? { kzg: noKzg, keccak256, ecrecover } : { kzg: noKzg },
+    },
   )
+  if (crypto === 'fast') skipRepeatedParamUpdates(common)
+  return common
+}
+
+/**
+ * Every transaction, header and block ethereumjs builds copies its Common and calls
+ * `updateParams` with its package's parameter set, which deep-copies the set by JSON and rebuilds
+ * the whole parameter cache: 15% of a transfer's time in the node (profiled), twice per
+ * transaction (decoding, then the block header). A copy shares its original's parameter sets
+ * (`copy()` is shallow), so after the first time such a call usually changes nothing but the
+ * caller's cache, which then comes out the same as the last one built from the same sets for the
+ * same hardfork and EIPs: this hands that cache over instead (a cache is never changed once
+ * built: each build makes a new object).
+ *
+ * A call whose values differ from the shared sets' (ethereumjs' vm and evm sets disagree on
+ * EIP-2935's historyServeWindow, so the last one merged wins) runs in full, as before.
+ * Copies inherit the override (`copy()` copies own properties).
+ */
+function skipRepeatedParamUpdates(common: Common): void {
+  type Internals = { _params: ParamsDict; _paramsCache: object }
+  /** Bumped whenever a call changes the shared parameter sets. */
+  let version = 0
+  const latest = new Map<string, { cache: object; version: number }>()
+  const update = Common.prototype.updateParams
+  common.updateParams = function (this: Common, params: ParamsDict): void {
+    const self = this as unknown as Internals
+    const key = `${this.hardfork()}|${this.eips().join(',')}`
+    if (alreadyMerged(self._params, params)) {
+      const built = latest.get(key)
+      if (built?.version === version) {
+        self._paramsCache = built.cache
+        return
+      }
+    } else {
+      version++
+    }
+    update.call(this, params)
+    latest.set(key, { cache: self._paramsCache, version })
+  }
+}
+
+/** Whether merging `params` into `shared` would change no value. */
+function alreadyMerged(shared: ParamsDict, params: ParamsDict): boolean {
+  for (const eip in params) {
+    const have = shared[eip]
+    if (have === undefined) return false
+    const values = params[eip]
+    for (const name in values) if (have[name] !== values[name]) return false
+  }
+  return true
 }

@@ -1,0 +1,122 @@
+/**
+ * WebAssembly keccak256 and secp256k1 public-key recovery for the engine, through
+ * `common.customCrypto` (reference/ethereumjs.md §6–7: recovering a sender in pure JS costs more
+ * than running a transfer, and keccak is ~14% of an ERC-20 transfer).
+ *
+ * Both load in the background: until a module is ready, and wherever it cannot load (a page whose
+ * CSP forbids WebAssembly), the pure-JS functions ethereumjs uses by default answer instead. The
+ * results never differ, only the speed:
+ * - keccak256: hash-wasm's Keccak-256, 5–15× faster than noble on small inputs (5 KB gzip).
+ * - ecrecover: k256 (RustCrypto) in WebAssembly, loaded as its own chunk (~65 KB gzip, off the
+ *   startup path). k256 refuses what a transaction may not carry but the 0x01 precompile must
+ *   accept (a high s, an x beyond the group order): whatever it refuses, noble recovers, so the
+ *   precompile and every error are exactly ethereumjs' own.
+ */
+import { calculateSigRecovery, concatBytes, ecrecover as jsEcrecover, hexToBytes, setLengthLeft } from '@ethereumjs/util'
+import { keccak_256 } from '@noble/hashes/sha3.js'
+
+type Hash = (message: Uint8Array) => Uint8Array
+/** The 64-byte public key (no 0x04 prefix) of a compact signature with its recovery bit. */
+type Recover = (hash: Uint8Array, signature: Uint8Array, recovery: number) => Uint8Array
+
+let wasmKeccak: Hash | undefined
+let wasmRecover: Recover | undefined
+let loading: Promise<void> | undefined
+
+/** keccak256 for `customCrypto.keccak256`: WebAssembly once loaded, noble before. */
+export function keccak256(message: Uint8Array): Uint8Array {
+  return wasmKeccak ? wasmKeccak(message) : keccak_256(message)
+}
+
+/** `customCrypto.ecrecover`: the 64-byte public key, as @ethereumjs/util's ecrecover returns it. */
+export function ecrecover(msgHash: Uint8Array, v: bigint, r: Uint8Array, s: Uint8Array, chainId?: bigint): Uint8Array {
+  if (wasmRecover && r.length <= 32 && s.length <= 32 && msgHash.length === 32) {
+    const recovery = calculateSigRecovery(v, chainId)
+    if (recovery === 0n || recovery === 1n) {
+      try {
+        return wasmRecover(msgHash, concatBytes(setLengthLeft(r, 32), setLengthLeft(s, 32)), Number(recovery))
+      } catch {
+        // Refused (a high s, r or s out of range, no point for r): noble decides, and throws alike.
+      }
+    }
+  }
+  return jsEcrecover(msgHash, v, r, s, chainId)
+}
+
+/**
+ * Starts loading both modules (once) and resolves when each is ready or has failed. Callers
+ * need not wait: the functions above work meanwhile. Benchmarks wait, to time the steady state.
+ */
+export function loadFastCrypto(): Promise<void> {
+  loading ??= Promise.all([loadKeccak(), loadRecover()]).then(() => undefined)
+  return loading
+}
+
+/** Which implementations answer now (for benchmarks and tests). */
+export function fastCryptoStatus(): { keccak256: 'wasm' | 'js'; ecrecover: 'wasm' | 'js' } {
+  return { keccak256: wasmKeccak ? 'wasm' : 'js', ecrecover: wasmRecover ? 'wasm' : 'js' }
+}
+
+async function loadKeccak(): Promise<void> {
+  try {
+    const { createKeccak } = await import('hash-wasm')
+    const hasher = await createKeccak(256)
+    const hash: Hash = (message) => hasher.init().update(message).digest('binary')
+    // A module that loads but answers wrongly (a broken build) must never be used.
+    if (!sameBytes(hash(SELF_TEST), keccak_256(SELF_TEST))) return
+    wasmKeccak = hash
+  } catch {
+    // No WebAssembly here: noble stays.
+  }
+}
+
+async function loadRecover(): Promise<void> {
+  try {
+    const k256 = await import('@hazae41/secp256k1.wasm')
+    await k256.initBundled()
+    const { Memory, Secp256k1SignatureAndRecovery, Secp256k1VerifyingKey } = k256
+    const recover: Recover = (hash, signature, recovery) => {
+      // wasm-bindgen objects hold WebAssembly memory until disposed.
+      const hashMemory = new Memory(hash)
+      const signatureMemory = new Memory(signature)
+      let parsed: InstanceType<typeof Secp256k1SignatureAndRecovery> | undefined
+      let key: InstanceType<typeof Secp256k1VerifyingKey> | undefined
+      let encoded: InstanceType<typeof Memory> | undefined
+      try {
+        parsed = new Secp256k1SignatureAndRecovery(signatureMemory, recovery)
+        key = Secp256k1VerifyingKey.recover_from_prehash(hashMemory, parsed)
+        encoded = key.to_sec1_uncompressed_bytes()
+        return encoded.bytes.slice(1)
+      } finally {
+        encoded?.[Symbol.dispose]()
+        key?.[Symbol.dispose]()
+        parsed?.[Symbol.dispose]()
+        signatureMemory[Symbol.dispose]()
+        hashMemory[Symbol.dispose]()
+      }
+    }
+    const { hash, signature, recovery, publicKey } = RECOVERY_SELF_TEST
+    if (!sameBytes(recover(hash, signature, recovery), publicKey.subarray(1))) return
+    wasmRecover = recover
+  } catch {
+    // No WebAssembly here: noble stays.
+  }
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((byte, i) => byte === b[i])
+}
+
+const SELF_TEST = new TextEncoder().encode('pagenode')
+
+/** A signature by the first dev account's key over keccak256('pagenode'), and that key. */
+const RECOVERY_SELF_TEST = {
+  hash: keccak_256(SELF_TEST),
+  signature: hexToBytes(
+    `0x${'77e79a62b1590e03adb52c30b585d9faccffe0b473909562f6e334833bf23fa8'}${'675efd157bc1de8d8ba7a0238271a1171730f371009e8dcdd206b984293ec842'}`,
+  ),
+  recovery: 1,
+  publicKey: hexToBytes(
+    `0x04${'8318535b54105d4a7aae60c08fc45f9687181b4fdfc625bd1a753fa7397fed75'}${'3547f11ca8696646f2f3acb08e31016afac23e630c5d11f59f61fef57b0d2aa5'}`,
+  ),
+}

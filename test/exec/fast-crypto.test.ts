@@ -1,0 +1,114 @@
+import { paramsBlock } from '@ethereumjs/block'
+import type { Common, ParamsDict } from '@ethereumjs/common'
+import { paramsEVM } from '@ethereumjs/evm'
+import { createFeeMarket1559Tx, createTxFromRLP, paramsTx } from '@ethereumjs/tx'
+import { bytesToBigInt, ecrecover as jsEcrecover, hexToBytes } from '@ethereumjs/util'
+import { paramsVM } from '@ethereumjs/vm'
+import { secp256k1 } from '@noble/curves/secp256k1.js'
+import { keccak_256 } from '@noble/hashes/sha3.js'
+import { beforeAll, describe, expect, test } from 'vitest'
+import { createChainCommon } from '../../src/core/exec/chainCommon.ts'
+import { ecrecover, fastCryptoStatus, keccak256, loadFastCrypto } from '../../src/core/exec/fastCrypto.ts'
+
+const N = secp256k1.Point.CURVE().n
+const toBytes32 = (n: bigint) => hexToBytes(`0x${n.toString(16).padStart(64, '0')}`)
+
+/** Outcome of a recovery: the key, or the error's message. */
+function outcome(recover: typeof jsEcrecover, ...args: Parameters<typeof jsEcrecover>): string {
+  try {
+    return Buffer.from(recover(...args)).toString('hex')
+  } catch (error) {
+    return `error: ${(error as Error).message}`
+  }
+}
+
+describe('WebAssembly keccak256 and ecrecover (customCrypto)', () => {
+  beforeAll(() => loadFastCrypto())
+
+  test('both modules load in Node', () => {
+    expect(fastCryptoStatus()).toEqual({ keccak256: 'wasm', ecrecover: 'wasm' })
+  })
+
+  test('keccak256 matches noble for every length around the rate (136 bytes)', () => {
+    for (const length of [0, 1, 31, 32, 33, 64, 100, 135, 136, 137, 271, 272, 273, 1000, 5000]) {
+      const message = Uint8Array.from({ length }, (_, i) => (i * 31 + length) & 0xff)
+      expect(Buffer.from(keccak256(message)).toString('hex'), `length ${length}`).toBe(Buffer.from(keccak_256(message)).toString('hex'))
+    }
+  })
+
+  test('ecrecover matches @ethereumjs/util for valid, high-s, EIP-155 and invalid signatures', () => {
+    const key = secp256k1.utils.randomSecretKey()
+    for (let i = 0; i < 40; i++) {
+      const hash = keccak_256(Uint8Array.of(i, 7))
+      const signature = secp256k1.sign(hash, key, { prehash: false, format: 'recovered' })
+      const recovery = BigInt(signature[0])
+      const r = signature.subarray(1, 33)
+      const s = signature.subarray(33)
+      const highS = toBytes32(N - bytesToBigInt(s))
+      const cases: Parameters<typeof jsEcrecover>[] = [
+        [hash, recovery + 27n, r, s],
+        [hash, recovery, r, s],
+        [hash, recovery + 35n + 2n * 260n, r, s, 260n],
+        // The 0x01 precompile must accept a high s (with the other recovery bit): k256 refuses it, noble answers.
+        [hash, (recovery ^ 1n) + 27n, r, highS],
+        // Invalid: v, r = 0, s = 0, s ≥ n, r ≥ n, an r with no point.
+        [hash, 29n, r, s],
+        [hash, recovery + 27n, new Uint8Array(32), s],
+        [hash, recovery + 27n, r, new Uint8Array(32)],
+        [hash, recovery + 27n, r, toBytes32(N)],
+        [hash, recovery + 27n, toBytes32(N + 1n), s],
+        [hash, recovery + 27n, toBytes32(5n), s],
+        // Short r and s (leading zeros stripped) as RLP decoding gives them.
+        [hash, recovery + 27n, r.subarray(r.findIndex((b) => b !== 0)), s],
+      ]
+      for (const args of cases) expect(outcome(ecrecover, ...args)).toBe(outcome(jsEcrecover, ...args))
+    }
+  })
+
+  test('a transaction decoded with the chain Common recovers the same sender', () => {
+    const key = secp256k1.utils.randomSecretKey()
+    const plainCommon = createChainCommon(260, { crypto: 'default' })
+    const fields = { chainId: 260n, nonce: 3n, maxFeePerGas: 10n ** 9n, gasLimit: 21000n, to: `0x${'11'.repeat(20)}` as const, value: 1n }
+    const raw = createFeeMarket1559Tx(fields, { common: plainCommon }).sign(key).serialize()
+    const fast = createTxFromRLP(raw, { common: createChainCommon(260) })
+    const plain = createTxFromRLP(raw, { common: plainCommon })
+    expect(fast.getSenderAddress().toString()).toBe(plain.getSenderAddress().toString())
+    expect(fast.hash()).toEqual(plain.hash())
+  })
+})
+
+describe('the chain Common skips repeated parameter updates', () => {
+  type Internals = { _paramsCache: Record<string, unknown> }
+  const cacheOf = (common: Common) => (common as unknown as Internals)._paramsCache
+
+  test('every copy ends with the cache a plain Common computes, whatever the order of updates', () => {
+    const fast = createChainCommon(260)
+    const plain = createChainCommon(260, { crypto: 'default' })
+    for (const common of [fast, plain]) {
+      common.updateParams(paramsVM)
+      common.updateParams(paramsEVM)
+    }
+    // The vm and evm sets disagree on EIP-2935's historyServeWindow: the last one merged wins, as in ethereumjs.
+    const sequences: ParamsDict[][] = [[paramsTx], [paramsBlock], [paramsTx, paramsBlock], [paramsBlock, paramsTx], [paramsTx, paramsTx], [paramsVM], [paramsTx], [paramsEVM], [paramsBlock, paramsVM, paramsTx]]
+    for (let round = 0; round < 3; round++) {
+      for (const sequence of sequences) {
+        const fastCopy = fast.copy()
+        const plainCopy = plain.copy()
+        for (const set of sequence) {
+          fastCopy.updateParams(set)
+          plainCopy.updateParams(set)
+        }
+        expect(cacheOf(fastCopy)).toEqual(cacheOf(plainCopy))
+        expect(fastCopy.param('txGas')).toBe(21000n)
+      }
+    }
+    // Another hardfork on a copy: its own cache, built in full.
+    const cancun = fast.copy()
+    cancun.setHardfork('cancun')
+    cancun.updateParams(paramsTx)
+    const plainCancun = plain.copy()
+    plainCancun.setHardfork('cancun')
+    plainCancun.updateParams(paramsTx)
+    expect(cacheOf(cancun)).toEqual(cacheOf(plainCancun))
+  })
+})
