@@ -1,4 +1,5 @@
 import type { MethodTable } from '../method.ts'
+import { anvilMethods } from './anvil.ts'
 import { debugMethods } from './debug.ts'
 import { blockMethods } from './eth/blocks.ts'
 import { executionMethods } from './eth/execution.ts'
@@ -7,7 +8,11 @@ import { logMethods } from './eth/logs.ts'
 import { nodeMethods } from './eth/node.ts'
 import { stateMethods } from './eth/state.ts'
 import { transactionMethods } from './eth/transactions.ts'
+import { evmMethods } from './evm.ts'
+import { hardhatMethods } from './hardhat.ts'
 import { netMethods } from './net.ts'
+import { txpoolMethods } from './txpool.ts'
+import { walletMethods } from './wallet.ts'
 import { web3Methods } from './web3.ts'
 import { unstableMethods, zksMethods } from './zks.ts'
 
@@ -25,4 +30,9 @@ export const methods: MethodTable = {
   ...zksMethods,
   ...unstableMethods,
   ...debugMethods,
+  ...walletMethods,
+  ...txpoolMethods,
+  ...evmMethods,
+  ...anvilMethods,
+  ...hardhatMethods,
 }

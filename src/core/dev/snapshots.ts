@@ -1,0 +1,64 @@
+import { bigIntToHex, equalsBytes } from '@ethereumjs/util'
+import { stateRootOf } from '../chain/records.ts'
+import type { Node } from '../node.ts'
+import { ServerError } from '../rpc/errors.ts'
+
+/**
+ * evm_snapshot: the head, its state root (edits included), the clock, the next block's settings
+ * and the pool. O(1) in the state: trie nodes are never deleted, so the root stays readable
+ * (reference/ethereumjs.md §2.4; a checkpoint would break as soon as a block is mined). Taken
+ * with every earlier change stored, so a snapshot never names a block that could still be
+ * rolled back.
+ */
+export function takeSnapshot(node: Node): Promise<bigint> {
+  return node.miner.exclusive(async () => {
+    const head = node.chain.head
+    return node.snapshots.add({
+      head: head.number,
+      headHash: head.hash,
+      stateRoot: stateRootOf(head),
+      clock: node.clock.save(),
+      params: node.params.save(),
+      pool: node.pool.all(),
+    })
+  })
+}
+
+/**
+ * evm_revert: back to the snapshot, which is consumed with every later one (their chains are
+ * gone). The blocks above the snapshot's head are dropped and its head's record is stored again
+ * with the state it had, in one commit, before anything changes in memory: a commit the store
+ * refuses leaves the chain as it was. Then the state root, the clock (to the snapshot's moment,
+ * as Hardhat does), the next block's settings and the pool are put back, and filters that had
+ * seen the dropped blocks are rewound.
+ */
+export function revertToSnapshot(node: Node, id: bigint): Promise<void> {
+  return node.miner.exclusive(async () => {
+    const snapshot = node.snapshots.get(id)
+    if (!snapshot) {
+      throw new ServerError(
+        `unknown snapshot id ${bigIntToHex(id)}: it was never taken, or it is gone (a snapshot can be reverted to once, and reverting to one discards the snapshots taken after it)`,
+      )
+    }
+    const target = node.chain.byNumber(snapshot.head)
+    if (target?.hash !== snapshot.headHash) {
+      node.snapshots.consume(id)
+      throw new ServerError(`snapshot ${bigIntToHex(id)} no longer matches the chain: its head block ${snapshot.head} was replaced`)
+    }
+    const editedStateRoot = equalsBytes(snapshot.stateRoot, target.header.stateRoot) ? undefined : snapshot.stateRoot
+    node.writer.truncate(snapshot.head)
+    node.writer.enqueue({ ...target, editedStateRoot })
+    await node.writer.settled()
+
+    node.chain.truncate(snapshot.head)
+    if (editedStateRoot) target.editedStateRoot = editedStateRoot
+    else delete target.editedStateRoot
+    await node.state.vm.stateManager.setStateRoot(snapshot.stateRoot)
+    node.clock.restore(snapshot.clock)
+    node.params.restore(snapshot.params)
+    node.pool.restore(snapshot.pool)
+    node.filters.rewind(snapshot.head)
+    node.snapshots.consume(id)
+    node.scheduleBatchSeal()
+  })
+}

@@ -1,0 +1,30 @@
+import type { Node } from '../../../node.ts'
+import { method, type MethodSpec } from '../../method.ts'
+import type { Param, ParamValues } from '../../params.ts'
+
+/**
+ * A dev-node operation with its declared params, served under several names (anvil_, hardhat_,
+ * evm_). The names share the behaviour and differ only in what they answer: anvil answers null
+ * where Hardhat answers true.
+ */
+export interface DevAction<P extends readonly Param<unknown>[]> {
+  params: P
+  run(node: Node, params: ParamValues<P>): unknown
+}
+
+export function action<const P extends readonly Param<unknown>[]>(params: P, run: (node: Node, params: ParamValues<P>) => unknown): DevAction<P> {
+  return { params, run }
+}
+
+/** The action as a method answering its own result. */
+export function serve<P extends readonly Param<unknown>[]>(devAction: DevAction<P>): MethodSpec {
+  return method(devAction.params, (node, params) => devAction.run(node, params))
+}
+
+/** The action as a method answering `answer` once it is done (anvil: null, Hardhat: true). */
+export function serveAs<P extends readonly Param<unknown>[]>(devAction: DevAction<P>, answer: null | true): MethodSpec {
+  return method(devAction.params, async (node, params) => {
+    await devAction.run(node, params)
+    return answer
+  })
+}
