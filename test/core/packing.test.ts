@@ -1,0 +1,34 @@
+import { describe, expect, test } from 'vitest'
+import { packNodes, packZeros, unpackNodes, unpackZeros } from '../../src/core/store/packing.ts'
+
+const bytes = (...values: number[]) => Uint8Array.from(values)
+
+describe('store packing', () => {
+  test('trie nodes round-trip, hex keys as 32 bytes and any other key as text', () => {
+    const nodes = new Map<string, Uint8Array>([
+      ['9af2b9da57b011bc1452f2db8022a4b072b5d566bb5d11d3fddde402ab6ab5f2', bytes(1, 2, 3)],
+      ['preimage:892e06ec47a693fe7f47e7d589ef05f3636fc36bb6173e9161d7df04129b56a8', new Uint8Array(20).fill(7)],
+      ['ABCDEF', new Uint8Array(0)],
+      ['0x12', new Uint8Array(300).fill(9)],
+      ['ü-key ✓', bytes(0)],
+    ])
+    const packed = packNodes(nodes)
+    expect(new Map(unpackNodes(packed))).toEqual(nodes)
+    // 1 kind byte + 32 key bytes + 1 length byte + 3 value bytes for the first entry.
+    expect(packed.subarray(0, 37)).toEqual(Uint8Array.from([0, ...Buffer.from('9af2b9da57b011bc1452f2db8022a4b072b5d566bb5d11d3fddde402ab6ab5f2', 'hex'), 3, 1, 2, 3]))
+  })
+
+  test('zero runs are counted, and a record stored unpacked (an RLP list) reads as it is', () => {
+    const cases = [
+      new Uint8Array(0),
+      bytes(0xf9, 1, 2),
+      new Uint8Array(512),
+      Uint8Array.from([0xf9, ...new Uint8Array(256), 5, 0, 0, 0, 6, ...new Uint8Array(300), 7]),
+      Uint8Array.from({ length: 2000 }, (_, i) => (i % 97 < 60 ? 0 : i & 0xff)),
+    ]
+    for (const original of cases) expect(unpackZeros(packZeros(original))).toEqual(original)
+    expect(packZeros(Uint8Array.from([0xf9, ...new Uint8Array(512), 1])).length).toBeLessThan(12)
+    const legacy = Uint8Array.from([0xf9, 0, 0, 0, 0, 1])
+    expect(unpackZeros(legacy)).toBe(legacy)
+  })
+})
