@@ -13,6 +13,8 @@ export default defineConfig(
       'test-results/',
       'playwright-report/',
       'bench/results/',
+      // The Chromium bench site's build (bench/browser.ts).
+      'bench/.build/',
       '**/.vite/',
       // Throwaway experiments, never shipped.
       '.scratch/',

@@ -1,0 +1,253 @@
+/**
+ * The Chromium half of `npm run bench`: builds bench/browser/ (an app using pagenode through the
+ * pagenode/vite plugin), serves it with `vite preview`, and drives headless system Chromium with
+ * a persistent profile (real on-disk IndexedDB) through Playwright. All timing happens in the page.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { gzipSync } from 'node:zlib'
+import { chromium, type BrowserContext, type Page } from 'playwright'
+import { build, preview, type PreviewServer } from 'vite'
+import type { BenchApi } from './browser/main.ts'
+import type { Collector } from './report.ts'
+import { median, p50 } from './report.ts'
+import { token } from './transactions.ts'
+import { FROM } from './floors.ts'
+import type { Lists } from './node.ts'
+
+const CONFIG = fileURLToPath(new URL('./browser/vite.config.ts', import.meta.url))
+const OUT = fileURLToPath(new URL('./.build/', import.meta.url))
+
+type Call = <K extends keyof BenchApi>(name: K, ...args: Parameters<BenchApi[K]>) => Promise<Awaited<ReturnType<BenchApi[K]>>>
+
+export async function runBrowserBench(runs: number, collect: Collector, lists: Lists & { warm: string[] }): Promise<{ chromium: string }> {
+  await build({ configFile: CONFIG, logLevel: 'warn' })
+  bundleSizes(collect)
+
+  const server: PreviewServer = await preview({ configFile: CONFIG, logLevel: 'warn', preview: { port: 0 } })
+  const origin = server.resolvedUrls!.local[0].replace(/\/$/, '')
+  const profile = mkdtempSync(join(tmpdir(), 'pagenode-bench-'))
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-gpu',
+      // gc() for the heap figure; exact (not bucketed) performance.memory.
+      '--js-flags=--expose-gc',
+      // performance.measureUserAgentSpecificMemory() at once, not at the next GC (the page is cross-origin isolated).
+      '--enable-blink-features=ForceEagerMeasureMemory',
+    ],
+  })
+  try {
+    const version = context.browser()?.version() ?? (await versionOf(context))
+    const page = await context.newPage()
+    page.on('pageerror', (error) => console.error(`page error: ${error.message}`))
+    await page.goto(`${origin}/`)
+    await page.waitForFunction(() => 'bench' in window)
+    const call: Call = (name, ...args) =>
+      page.evaluate(([name, args]) => (window.bench[name] as (...a: unknown[]) => unknown)(...args), [name, args] as const) as never
+
+    const { transfers, deployment, erc20, warm } = lists
+    const swFloorPage = await context.newPage()
+    await swFloorPage.goto(`${origin}/floor-sw/`)
+    await swFloorPage.evaluate(() => window.floorReady)
+
+    // Warm-up, untimed: the JIT of the floor worker and of a node worker, as a page that has run a while.
+    await call('runTxFloor', [deployment.raw], erc20, false, 'node')
+    await call('runTxFloor', [], transfers.slice(0, 500), false, 'default')
+    await call('start', { name: 'bench-warmup', persist: false, serviceWorker: false })
+    await call('sendInFlight', transfers.slice(0, 300), 1)
+    await call('stop')
+    for (let run = 0; run < runs; run++) {
+      console.log(`chromium run ${run + 1}/${runs}`)
+      await runOnce(call, swFloorPage, collect, transfers, deployment, erc20)
+    }
+    await warmChain(page, call, collect, deployment, warm)
+    await startTimes(page, origin, runs, collect)
+    return { chromium: version }
+  } finally {
+    await context.close()
+    await server.close()
+    rmSync(profile, { recursive: true, force: true })
+  }
+}
+
+async function versionOf(context: BrowserContext): Promise<string> {
+  const page = await context.newPage()
+  const agent = await page.evaluate(() => navigator.userAgent)
+  await page.close()
+  return agent.match(/Chrome\/([\d.]+)/)?.[1] ?? agent
+}
+
+async function runOnce(
+  call: Call,
+  swFloorPage: Page,
+  collect: Collector,
+  raws: string[],
+  deployment: { raw: string; address: string },
+  erc20: string[],
+) {
+  const oneByOne = raws.slice(0, 1000)
+  // ---- floors, in this run ----
+  collect('chromium', 'floor: postMessage round trip to a worker, p50', p50(await call('echo', 1000)), 'ms')
+  collect('chromium', 'floor: service worker answering a constant, p50', p50(await swFloorPage.evaluate((n) => window.floorFetch(n), 300)), 'ms')
+  collect('chromium', 'floor: empty IndexedDB readwrite commit (one tiny put, relaxed), p50', p50(await call('idbFloor', 200, 'relaxed')), 'ms')
+  const floorTransfers = await call('runTxFloor', [], oneByOne, false, 'node')
+  collect('chromium', 'floor: bare runTx of the 1,000 signed transfers', (1000 / floorTransfers) * 1000, 'tx/s')
+  const floorPre = await call('runTxFloor', [], oneByOne, true, 'node')
+  collect('chromium', 'floor: bare runTx, the same 1,000 with senders pre-recovered', (1000 / floorPre) * 1000, 'tx/s')
+  const floorDefault = await call('runTxFloor', [], oneByOne, false, 'default')
+  collect('chromium', 'reference: bare runTx of the 1,000, ethereumjs default crypto (pure-JS noble)', (1000 / floorDefault) * 1000, 'tx/s')
+  const floorErc20 = await call('runTxFloor', [deployment.raw], erc20, false, 'node')
+  collect('chromium', 'floor: bare runTx of the 300 signed ERC-20 transfers', (erc20.length / floorErc20) * 1000, 'tx/s')
+
+  // ---- 1,000 transfers one by one, durable; then the latency workloads on that chain ----
+  const name = (what: string) => `bench-${what}`
+  await fresh(call, name('t1'))
+  await call('start', { name: name('t1'), baseUrls: ['/rpc'] })
+  const genesisBytes = total(await call('dbBytes', name('t1')))
+  const oneByOneMs = await call('sendOneByOne', oneByOne)
+  collect('chromium', '1,000 signed transfers, one by one, automine, durable ack', (1000 / oneByOneMs) * 1000, 'tx/s')
+  collect('chromium', 'IndexedDB bytes per transfer', (total(await call('dbBytes', name('t1'))) - genesisBytes) / 1000, 'B')
+  collect('chromium', 'provider round trip, eth_blockNumber p50', p50(await call('latency', 'eth_blockNumber', [], 1000)), 'ms')
+  collect('chromium', 'HTTP through the service worker, eth_blockNumber p50', p50(await call('http', 300)), 'ms')
+  collect('chromium', 'provider eth_getBalance p50', p50(await call('latency', 'eth_getBalance', [FROM, 'latest'], 1000)), 'ms')
+  await call('stop')
+
+  // ---- 50 in flight (group commit) ----
+  await fresh(call, name('t2'))
+  await call('start', { name: name('t2'), serviceWorker: false })
+  collect('chromium', 'the same with 50 in flight (group commit)', (1000 / (await call('sendInFlight', oneByOne, 50))) * 1000, 'tx/s')
+  await call('stop')
+
+  // ---- ERC-20 ----
+  await fresh(call, name('erc20'))
+  await call('start', { name: name('erc20'), serviceWorker: false })
+  await call('request', 'eth_sendRawTransaction', [deployment.raw])
+  collect('chromium', '300 ERC-20 transfers, one by one, durable', (erc20.length / (await call('sendOneByOne', erc20))) * 1000, 'tx/s')
+  const balanceOf = { to: deployment.address, data: token.encodeFunctionData('balanceOf', [FROM]) }
+  collect('chromium', 'provider eth_call (ERC-20 balanceOf) p50', p50(await call('latency', 'eth_call', [balanceOf, 'latest'], 500)), 'ms')
+  await call('stop')
+
+  // ---- 2,000 transfers into one block ----
+  await fresh(call, name('mine'))
+  await call('start', { name: name('mine'), serviceWorker: false, mining: { mode: 'manual' } })
+  try {
+    const mined = await call('sendThenMine', raws, 50)
+    if (mined.transactions !== raws.length) throw new Error(`the block holds ${mined.transactions} of ${raws.length} transactions`)
+    collect('chromium', 'interval mining: 2,000 transfers into one block', (raws.length / mined.ms) * 1000, 'tx/s')
+    collect('chromium', '… of which admission of the 2,000 (50 in flight)', mined.admitMs, 'ms')
+  } catch (error) {
+    console.warn(`2,000 transfers into one block: ${(error as Error).message}`)
+  }
+  await call('stop')
+}
+
+/** A chain of `erc20.length` blocks, one ERC-20 transfer (one log) each, on disk: heap, bytes, logs, trace. */
+async function warmChain(page: Page, call: Call, collect: Collector, deployment: { raw: string; address: string }, erc20: string[]) {
+  const name = 'bench-warm'
+  console.log(`chromium: building a chain of ${erc20.length} blocks`)
+  await fresh(call, name)
+  await call('start', { name, serviceWorker: false })
+  await call('request', 'eth_sendRawTransaction', [deployment.raw])
+  const before = total(await call('dbBytes', name))
+  const ms = await call('sendInFlight', erc20, 50)
+  collect('chromium', `(setup) ${erc20.length} ERC-20 transfers, 50 in flight, durable`, (erc20.length / ms) * 1000, 'tx/s', 1)
+  collect('chromium', 'IndexedDB bytes per ERC-20 transfer', (total(await call('dbBytes', name)) - before) / erc20.length, 'B', 1)
+
+  const worker = page.workers().find((w) => w.url().includes('nodeWorker'))
+  await worker?.evaluate(() => (globalThis as { gc?: () => void }).gc?.())
+  const heap = await call('workerHeap', 'nodeWorker')
+  if (heap !== undefined) collect('chromium', `JS heap of the node worker after ${erc20.length} transfers (after GC)`, heap / 2 ** 20, 'MB', 1)
+
+  const filter = { fromBlock: '0x0', toBlock: 'latest', address: deployment.address }
+  const logs = (await call('request', 'eth_getLogs', [filter])) as unknown[]
+  // One Transfer per transfer, and the deployment's mint.
+  if (logs.length !== erc20.length + 1) throw new Error(`eth_getLogs found ${logs.length} logs, not ${erc20.length + 1}`)
+  collect('chromium', `eth_getLogs over ${erc20.length} blocks by address (${logs.length} logs), p50`, p50(await call('latency', 'eth_getLogs', [filter], 20)), 'ms', 1)
+  const block = (await call('request', 'eth_getBlockByNumber', [`0x${Math.floor(erc20.length / 2).toString(16)}`, false])) as { transactions: string[] }
+  const trace = [block.transactions[0], { tracer: 'callTracer' }]
+  collect('chromium', 'debug_traceTransaction (callTracer) of an ERC-20 transfer, p50', p50(await call('latency', 'debug_traceTransaction', trace, 50)), 'ms', 1)
+  await call('stop')
+}
+
+/** Page script to first answer: an empty chain (deleted before each run), then the warm chain. */
+async function startTimes(page: Page, origin: string, runs: number, collect: Collector) {
+  const startOnce = async (name: string) => {
+    await page.goto(`${origin}/start.html?name=${name}`)
+    const result = await page.evaluate(() => window.__start!)
+    return result
+  }
+  const harness = async () => {
+    await page.goto(`${origin}/`)
+    await page.waitForFunction(() => 'bench' in window)
+  }
+  const call: Call = (name, ...args) =>
+    page.evaluate(([name, args]) => (window.bench[name] as (...a: unknown[]) => unknown)(...args), [name, args] as const) as never
+  const samples = Math.max(5, runs * 2)
+
+  const cold: number[] = []
+  for (let i = 0; i <= samples; i++) {
+    await harness()
+    await fresh(call, 'bench-cold')
+    const { toFirstAnswer, blockNumber } = await startOnce('bench-cold')
+    if (blockNumber !== '0x0') throw new Error(`the cold chain is at ${blockNumber}`)
+    if (i > 0) cold.push(toFirstAnswer) // the first one also moves the service worker to this chain
+  }
+  const warm: number[] = []
+  let head = ''
+  for (let i = 0; i <= samples; i++) {
+    const { toFirstAnswer, blockNumber } = await startOnce('bench-warm')
+    head = blockNumber
+    if (i > 0) warm.push(toFirstAnswer)
+  }
+  collect('chromium', 'cold start: page script to first answer (empty chain)', median(cold), 'ms', cold.length, cold)
+  collect('chromium', `warm start with ${Number(head)} blocks persisted`, median(warm), 'ms', warm.length, warm)
+  await harness()
+}
+
+/** Deletes a chain's database (its node was stopped, or its tab navigated away). */
+async function fresh(call: Call, name: string) {
+  await call('deleteDb', name)
+}
+
+const total = (sizes: Record<string, number>) => Object.values(sizes).reduce((a, b) => a + b, 0)
+
+/** gzip -9 sizes of what the browser loads: the node worker (and its lazy chunks), the page client, the service worker. */
+function bundleSizes(collect: Collector) {
+  const assets = join(OUT, 'assets')
+  const gz = (file: string) => gzipSync(readFileSync(file), { level: 9 }).length / 1024
+  const manifest = JSON.parse(readFileSync(join(OUT, '.vite/manifest.json'), 'utf8')) as Record<string, { file: string; imports?: string[] }>
+  const pageFiles = new Set<string>()
+  const visit = (key: string) => {
+    const entry = manifest[key]
+    if (!entry || pageFiles.has(entry.file)) return
+    pageFiles.add(entry.file)
+    for (const imported of entry.imports ?? []) visit(imported)
+  }
+  visit('start.html')
+  const workerFile = readdirSync(assets).find((file) => file.startsWith('nodeWorker-'))!
+  const workerText = readFileSync(join(assets, workerFile), 'utf8')
+  const lazy = readdirSync(assets).filter((file) => file !== workerFile && workerText.includes(`./${file}`))
+  const workerKb = gz(join(assets, workerFile))
+  const lazyKb = lazy.reduce((sum, file) => sum + gz(join(assets, file)), 0)
+  collect('bundle', 'worker, gzip (startup chunk)', workerKb, 'KB', 1)
+  collect('bundle', `worker, gzip, lazy chunks loaded after start (${lazy.map(describeChunk).join(', ') || 'none'})`, lazyKb, 'KB', 1)
+  collect('bundle', 'page client, gzip', [...pageFiles].reduce((sum, file) => sum + gz(join(OUT, file)), 0), 'KB', 1)
+  collect('bundle', 'service worker, gzip', gz(join(OUT, 'pagenode-sw.js')), 'KB', 1)
+  collect('bundle', 'worker, minified (startup chunk)', statSync(join(assets, workerFile)).size / 1024, 'KB', 1)
+}
+
+function describeChunk(file: string): string {
+  const text = readFileSync(join(OUT, 'assets', file), 'utf8')
+  if (text.includes('secp256k1')) return 'secp256k1'
+  if (text.toLowerCase().includes('keccak')) return 'keccak'
+  return file
+}

@@ -1,0 +1,54 @@
+/// <reference lib="webworker" />
+/**
+ * The floors measured inside a worker, beside the node's own worker: a raw postMessage echo (no
+ * Comlink, no node), an IndexedDB readwrite commit holding one tiny put, and a bare ethereumjs
+ * runTx of the same signed transactions the node is sent.
+ */
+import { bareRunTx, type FloorCrypto } from '../floors.ts'
+
+export type FloorRequest =
+  | { id: number; kind: 'echo' }
+  | { id: number; kind: 'idb'; commits: number; durability: 'relaxed' | 'strict' }
+  | { id: number; kind: 'runTx'; setup: string[]; raws: string[]; preRecovered: boolean; crypto: FloorCrypto }
+
+declare const self: DedicatedWorkerGlobalScope
+
+self.onmessage = (event: MessageEvent<FloorRequest>) => {
+  const request = event.data
+  // The echo answers synchronously: it is the floor of a round trip to a worker.
+  if (request.kind === 'echo') return self.postMessage({ id: request.id })
+  void answer(request).then(
+    (result) => self.postMessage({ id: request.id, result }),
+    (error: unknown) => self.postMessage({ id: request.id, error: String(error) }),
+  )
+}
+
+async function answer(request: Exclude<FloorRequest, { kind: 'echo' }>): Promise<unknown> {
+  if (request.kind === 'idb') return idbCommits(request.commits, request.durability)
+  return bareRunTx(request.setup, request.raws, { preRecovered: request.preRecovered, crypto: request.crypto })
+}
+
+/** Per-commit times (ms) of `commits` sequential readwrite transactions, each with one tiny put. */
+async function idbCommits(commits: number, durability: 'relaxed' | 'strict'): Promise<number[]> {
+  const name = `bench-floor-${crypto.randomUUID()}`
+  const db = await new Promise<IDBDatabase>((resolve, reject) => {
+    const open = indexedDB.open(name, 1)
+    open.onupgradeneeded = () => open.result.createObjectStore('meta')
+    open.onsuccess = () => resolve(open.result)
+    open.onerror = () => reject(open.error)
+  })
+  const times: number[] = []
+  for (let i = 0; i < commits; i++) {
+    const start = performance.now()
+    await new Promise<void>((resolve, reject) => {
+      const tx = db.transaction('meta', 'readwrite', { durability })
+      tx.objectStore('meta').put(i, 'head')
+      tx.oncomplete = () => resolve()
+      tx.onerror = () => reject(tx.error)
+    })
+    times.push(performance.now() - start)
+  }
+  db.close()
+  indexedDB.deleteDatabase(name)
+  return times
+}

@@ -1,0 +1,158 @@
+/**
+ * The Chromium harness page: the real pagenode client (startNode: node worker, Comlink provider,
+ * service worker) beside the floors, driven by bench/browser.ts through `window.bench`. Timing
+ * happens here, in the page, so Playwright's own round trips never count.
+ */
+import { startNode, type PageNode, type StartOptions } from '../../src/client/index.ts'
+import type { FloorCrypto } from '../floors.ts'
+import type { FloorRequest } from './floorWorker.ts'
+
+type Distribute<T> = T extends unknown ? Omit<T, 'id'> : never
+
+const floorWorker = new Worker(new URL('./floorWorker.ts', import.meta.url), { type: 'module', name: 'floor' })
+const pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>()
+let nextId = 0
+floorWorker.onmessage = (event: MessageEvent<{ id: number; result?: unknown; error?: string }>) => {
+  const waiter = pending.get(event.data.id)
+  pending.delete(event.data.id)
+  if (event.data.error !== undefined) waiter?.reject(new Error(event.data.error))
+  else waiter?.resolve(event.data.result)
+}
+function floor<T>(request: Distribute<FloorRequest>): Promise<T> {
+  const id = nextId++
+  return new Promise<T>((resolve, reject) => {
+    pending.set(id, { resolve: resolve as (value: unknown) => void, reject })
+    floorWorker.postMessage({ ...request, id })
+  })
+}
+
+let node: PageNode | undefined
+const provider = () => {
+  if (!node) throw new Error('no node started')
+  return node.provider
+}
+
+async function sample(samples: number, work: () => Promise<unknown>): Promise<number[]> {
+  for (let i = 0; i < Math.min(50, samples); i++) await work() // warm-up, untimed
+  const times: number[] = []
+  for (let i = 0; i < samples; i++) {
+    const start = performance.now()
+    await work()
+    times.push(performance.now() - start)
+  }
+  return times
+}
+
+const send = (raw: string) => provider().request({ method: 'eth_sendRawTransaction', params: [raw] }) as Promise<string>
+
+/** Sends every transaction keeping `inFlight` requests outstanding; ms until the last is answered. */
+async function sendWindowed(raws: string[], inFlight: number): Promise<number> {
+  const start = performance.now()
+  let next = 0
+  const lane = async () => {
+    while (next < raws.length) await send(raws[next++])
+  }
+  await Promise.all(Array.from({ length: Math.min(inFlight, raws.length) }, lane))
+  return performance.now() - start
+}
+
+const api = {
+  echo: (samples: number) => sample(samples, () => floor({ kind: 'echo' })),
+  idbFloor: (commits: number, durability: 'relaxed' | 'strict') => floor<number[]>({ kind: 'idb', commits, durability }),
+  runTxFloor: (setup: string[], raws: string[], preRecovered: boolean, crypto: FloorCrypto) =>
+    floor<number>({ kind: 'runTx', setup, raws, preRecovered, crypto }),
+
+  async start(options: StartOptions): Promise<number> {
+    const begin = performance.now()
+    node = await startNode(options)
+    return performance.now() - begin
+  },
+  async stop(): Promise<void> {
+    await node?.stop()
+    node = undefined
+  },
+  request: (method: string, params: unknown[] = []) => provider().request({ method, params }),
+  latency: (method: string, params: unknown[], samples: number) => sample(samples, () => provider().request({ method, params })),
+  http(samples: number): Promise<number[]> {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] })
+    const url = `${node!.baseUrls[0]}/`
+    return sample(samples, async () => {
+      const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+      const reply = (await response.json()) as { result?: string }
+      if (typeof reply.result !== 'string') throw new Error(`HTTP endpoint: ${JSON.stringify(reply)}`)
+    })
+  },
+  sendOneByOne: (raws: string[]) => sendWindowed(raws, 1),
+  sendInFlight: sendWindowed,
+  /** Sends `raws` into the pool (manual mining), then mines them with evm_mine; ms and the block's size. */
+  async sendThenMine(raws: string[], inFlight: number): Promise<{ ms: number; admitMs: number; transactions: number }> {
+    const start = performance.now()
+    const admitMs = await sendWindowed(raws, inFlight)
+    await provider().request({ method: 'evm_mine', params: [] })
+    const ms = performance.now() - start
+    const block = (await provider().request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as { transactions: string[] }
+    return { ms, admitMs, transactions: block.transactions.length }
+  },
+
+  /** Bytes of keys and values a chain's IndexedDB database holds, per object store. */
+  dbBytes: storeSizes,
+  /** JS heap bytes of the dedicated worker whose script URL contains `script` (the page is cross-origin isolated). */
+  async workerHeap(script: string): Promise<number | undefined> {
+    type Measurement = { breakdown: { bytes: number; types: string[]; attribution: { url: string }[] }[] }
+    const measure = (performance as Performance & { measureUserAgentSpecificMemory?: () => Promise<Measurement> }).measureUserAgentSpecificMemory
+    if (!measure) return undefined
+    const { breakdown } = await measure.call(performance)
+    return breakdown
+      .filter((entry) => entry.types.includes('JavaScript') && entry.attribution.some((a) => a.url.includes(script)))
+      .reduce((sum, entry) => sum + entry.bytes, 0)
+  },
+  deleteDb: (name: string) =>
+    new Promise<void>((resolve, reject) => {
+      const request = indexedDB.deleteDatabase(name)
+      request.onsuccess = () => resolve()
+      request.onerror = () => reject(request.error)
+      request.onblocked = () => reject(new Error(`deleting ${name} is blocked`))
+    }),
+}
+
+async function storeSizes(name: string): Promise<Record<string, number>> {
+  const db = await new Promise<IDBDatabase>((resolve, reject) => {
+    const open = indexedDB.open(name)
+    open.onsuccess = () => resolve(open.result)
+    open.onerror = () => reject(open.error)
+  })
+  const sizes: Record<string, number> = {}
+  for (const store of db.objectStoreNames) {
+    const tx = db.transaction(store, 'readonly')
+    sizes[store] = await new Promise<number>((resolve, reject) => {
+      let bytes = 0
+      const cursor = tx.objectStore(store).openCursor()
+      cursor.onsuccess = () => {
+        const at = cursor.result
+        if (!at) return resolve(bytes)
+        bytes += sizeOf(at.key) + sizeOf(at.value)
+        at.continue()
+      }
+      cursor.onerror = () => reject(cursor.error)
+    })
+  }
+  db.close()
+  return sizes
+}
+
+/** Payload bytes of a stored key or value: byte arrays as such, strings as IndexedDB keeps them (UTF-16), records as JSON. */
+function sizeOf(value: unknown): number {
+  if (value instanceof Uint8Array) return value.byteLength
+  if (typeof value === 'string') return value.length * 2
+  if (typeof value === 'number') return 8
+  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)).length * 2
+}
+
+export type BenchApi = typeof api
+
+declare global {
+  interface Window {
+    bench: BenchApi
+  }
+}
+window.bench = api
