@@ -14,7 +14,7 @@ export default defineConfig({
   // a stale copy of it (an older protocol) to check that the mismatch is reported.
   plugins: [pagenode(), staleServiceWorker()],
   // The clients the browser tests drive, too: discovered mid-run they reload the tester page.
-  optimizeDeps: { include: [...browserDeps, 'ethers', 'viem', 'viem/accounts', 'viem/chains', 'web3', 'zksync-ethers'] },
+  optimizeDeps: { include: [...browserDeps, 'ethers', 'viem', 'viem/accounts', 'viem/chains', 'web3', 'zksync-ethers', '@wagmi/core'] },
   test: {
     projects: [
       {

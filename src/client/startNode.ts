@@ -4,6 +4,7 @@ import type { Durability, NodeInfo, Outcome, Role, WorkerApi, WorkerEvent } from
 import { DISCONNECTED, PagenodeProvider } from './provider.ts'
 import { DEFAULT_SCRIPT_URL, startingLockName } from '../bridge/http.ts'
 import { checkHttpEndpoint, resolveBaseUrls, setUpServiceWorker } from './serviceWorker.ts'
+import { announceProvider, type ProviderInfo } from './eip6963.ts'
 
 export interface StartOptions {
   /** IndexedDB database name and channel namespace: one chain per name. */
@@ -21,6 +22,11 @@ export interface StartOptions {
   baseUrls?: string[]
   /** The service worker script (at the site root, so it controls every page); false: provider only. */
   serviceWorker?: string | false
+  /**
+   * Announce the provider as a wallet through EIP-6963 (wagmi, mipd, …): true for pagenode's
+   * name, icon and rdns, or your own. Ends when the node stops.
+   */
+  announce?: boolean | Partial<Omit<ProviderInfo, 'uuid'>>
 }
 
 export interface PageNode {
@@ -79,9 +85,11 @@ export async function startNode(options: StartOptions = {}): Promise<PageNode> {
   }
 
   let ended = false
+  let unannounce = () => {}
   const end = (message: string) => {
     if (ended) return
     ended = true
+    unannounce()
     reportDeath(message)
     provider.disconnect(message)
     worker.terminate()
@@ -111,6 +119,7 @@ export async function startNode(options: StartOptions = {}): Promise<PageNode> {
     starting?.release()
   }
   role = info.role
+  if (options.announce) unannounce = announceProvider(provider, options.announce === true ? {} : options.announce)
   // On a later task, so that listeners attached right after `await startNode()` hear it.
   setTimeout(() => provider.emit('connect', { chainId: info.chainId }))
 
