@@ -11,6 +11,13 @@ export interface Isolation {
   restore(): Promise<void>
 }
 
+type Mode = MiningConfig['mode']
+
+async function miningMode(chain: Requester): Promise<Mode> {
+  if (await chain.request<boolean>('anvil_getAutomine')) return 'auto'
+  return (await chain.request<boolean>('eth_mining')) ? 'interval' : 'manual'
+}
+
 /**
  * What keeps one test's chain from the next's. evm_revert brings back the blocks, the state,
  * the pool, the clock and the next block's coinbase and base fee; the node's own settings are
@@ -24,8 +31,12 @@ export async function isolateTests(chain: Requester, mining: MiningConfig): Prom
   return {
     async restore() {
       await chain.request('evm_revert', snapshot)
-      if (mining.mode === 'auto') await chain.request('evm_setAutomine', true)
-      else await chain.request('evm_setIntervalMining', mining.mode === 'interval' ? Math.max(1, Math.round(mining.intervalMs / 1000)) : 0)
+      // Only a mode the test changed is set again: the RPC takes whole seconds, so setting an
+      // unchanged sub-second interval would change it.
+      if ((await miningMode(chain)) !== mining.mode) {
+        if (mining.mode === 'auto') await chain.request('evm_setAutomine', true)
+        else await chain.request('evm_setIntervalMining', mining.mode === 'interval' ? Math.max(1, Math.round(mining.intervalMs / 1000)) : 0)
+      }
       await chain.request('anvil_autoImpersonateAccount', false)
       const impersonated = (await chain.request<string[]>('eth_accounts')).filter((a) => !chain.accounts.includes(a))
       for (const account of impersonated) await chain.request('anvil_stopImpersonatingAccount', account)
