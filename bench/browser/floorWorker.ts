@@ -4,12 +4,17 @@
  * Comlink, no node), an IndexedDB readwrite commit holding one tiny put, and a bare ethereumjs
  * runTx of the same signed transactions the node is sent.
  */
-import { bareRunTx, type FloorCrypto } from '../floors.ts'
+import { createTxFromRLP } from '@ethereumjs/tx'
+import { hexToBytes, type PrefixedHexString } from '@ethereumjs/util'
+import { createChainCommon } from '../../src/core/exec/chainCommon.ts'
+import { fastCryptoStatus, loadFastCrypto } from '../../src/core/exec/fastCrypto.ts'
+import { bareRunTx, CHAIN_ID, type FloorCrypto } from '../floors.ts'
 
 export type FloorRequest =
   | { id: number; kind: 'echo' }
   | { id: number; kind: 'idb'; commits: number; durability: 'relaxed' | 'strict' }
   | { id: number; kind: 'runTx'; setup: string[]; raws: string[]; preRecovered: boolean; crypto: FloorCrypto }
+  | { id: number; kind: 'crypto'; raws: string[] }
 
 declare const self: DedicatedWorkerGlobalScope
 
@@ -25,6 +30,7 @@ self.onmessage = (event: MessageEvent<FloorRequest>) => {
 
 async function answer(request: Exclude<FloorRequest, { kind: 'echo' }>): Promise<unknown> {
   if (request.kind === 'idb') return idbCommits(request.commits, request.durability)
+  if (request.kind === 'crypto') return cryptoTimes(request.raws)
   return bareRunTx(request.setup, request.raws, { preRecovered: request.preRecovered, crypto: request.crypto })
 }
 
@@ -51,4 +57,16 @@ async function idbCommits(commits: number, durability: 'relaxed' | 'strict'): Pr
   db.close()
   indexedDB.deleteDatabase(name)
   return times
+}
+
+/** Which crypto answers in this worker, and ms per sender recovery with it and with ethereumjs' default. */
+async function cryptoTimes(raws: string[]) {
+  await loadFastCrypto()
+  const perRecovery = (common: ReturnType<typeof createChainCommon>) => {
+    const txs = raws.map((raw) => createTxFromRLP(hexToBytes(raw as PrefixedHexString), { common }))
+    const start = performance.now()
+    for (const tx of txs) tx.getSenderAddress()
+    return (performance.now() - start) / txs.length
+  }
+  return { status: fastCryptoStatus(), node: perRecovery(createChainCommon(CHAIN_ID)), default: perRecovery(createChainCommon(CHAIN_ID, { crypto: 'default' })) }
 }

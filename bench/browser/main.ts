@@ -58,6 +58,8 @@ async function sendWindowed(raws: string[], inFlight: number): Promise<number> {
 
 const api = {
   echo: (samples: number) => sample(samples, () => floor({ kind: 'echo' })),
+  cryptoTimes: (raws: string[]) =>
+    floor<{ status: Record<string, string>; node: number; default: number }>({ kind: 'crypto', raws }),
   idbFloor: (commits: number, durability: 'relaxed' | 'strict') => floor<number[]>({ kind: 'idb', commits, durability }),
   runTxFloor: (setup: string[], raws: string[], preRecovered: boolean, crypto: FloorCrypto) =>
     floor<number>({ kind: 'runTx', setup, raws, preRecovered, crypto }),
