@@ -2,7 +2,7 @@
  * Collects every figure of a bench run, with its runs, and writes bench/results/<date>.json and
  * bench/RESULTS.md: each workload beside its floor (measured in the same run) and its target.
  */
-import { writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 
 export type Half = 'chromium' | 'node' | 'bundle'
 export type Unit = 'ms' | 'tx/s' | 'KB' | 'MB' | 'B'
@@ -91,4 +91,25 @@ ${table.join('\n')}
 ${all.join('\n')}
 `,
   )
+}
+
+const README = new URL('../README.md', import.meta.url)
+const START = '<!-- bench:start -->'
+const END = '<!-- bench:end -->'
+
+/** Replaces the README's results table (between the bench markers) with this run's. */
+export function updateReadme(date: string, machine: string, rows: Row[]): void {
+  const readme = readFileSync(README, 'utf8')
+  const from = readme.indexOf(START)
+  const to = readme.indexOf(END)
+  if (from < 0 || to < from) return
+  const table = rows.map((r) => `| ${r.workload} | ${r.value} | ${r.floor || '–'} | ${r.ratio || '–'} | ${r.target} | ${r.met === undefined ? '–' : r.met ? 'met' : '**missed**'} |`)
+  const section = `${START}
+${date} · ${machine} · medians (\`npm run bench\`; every figure and run: [bench/RESULTS.md](bench/RESULTS.md))
+
+| workload | median | floor (same run) | ratio | target | |
+|---|---|---|---|---|---|
+${table.join('\n')}
+`
+  writeFileSync(README, readme.slice(0, from) + section + readme.slice(to))
 }
