@@ -9,7 +9,7 @@ import {
   type Hex,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { afterEach, beforeEach, describe, expect, test } from 'vitest'
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 import type { Node } from '../../src/core/index.ts'
 import { DEV, eip1193, startNode } from '../support/chain.ts'
 
@@ -69,6 +69,17 @@ describe.each(['anvil', 'hardhat'] as const)("viem's test client in %s mode", (m
     await testClient.setAutomine(true)
     const next = await wallet(DEV[0].address).sendTransaction({ to: STRANGER, value: 1n, chain: null })
     expect((await testClient.getTransactionReceipt({ hash: next })).blockNumber).toBe(2n)
+  })
+
+  test('setIntervalMining: 0 stops mining by itself; an interval (in seconds, as anvil reads it) mines empty blocks', async () => {
+    const { testClient } = clients()
+    await testClient.setIntervalMining({ interval: 0 })
+    expect([await testClient.getAutomine(), await testClient.request({ method: 'eth_mining' })]).toEqual([false, false])
+    // viem's hardhat mode sends milliseconds (Hardhat's unit); this node reads seconds (README).
+    if (mode === 'hardhat') return
+    await testClient.setIntervalMining({ interval: 1 })
+    await vi.waitFor(async () => expect(await testClient.getBlockNumber()).toBeGreaterThan(0n), { timeout: 3000, interval: 50 })
+    await testClient.setIntervalMining({ interval: 0 })
   })
 
   test('snapshot and revert', async () => {
