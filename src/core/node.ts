@@ -88,6 +88,7 @@ export class Node {
         this.scheduleBatchSeal()
         this.emit('block', block)
       },
+      requeueLostTransactions: () => !this.mining.automine,
     })
     this.scheduleBatchSeal()
     this.mining = new MiningMode(config.mining, () => this.miner.mine())

@@ -116,3 +116,17 @@ test('a refused group commit fails every block not yet stored, and the chain car
   expect(await rpc(reopened)('eth_getBlockByNumber', 'latest', false)).toEqual(await rpc(node)('eth_getBlockByNumber', 'latest', false))
   await reopened.close()
 })
+
+test('under manual mining, transactions of a block the store refuses stay pending and are mined later', async () => {
+  const store = new FlakyStore()
+  node = await startNode({ store, mining: { mode: 'manual' } })
+  const hashes = await Promise.all((await signedTransfers(2)).map((raw) => rpc(node)<string>('eth_sendRawTransaction', raw)))
+  store.failing = true
+  await expect(node.miner.mine()).rejects.toThrow(/could not be stored/)
+  for (const hash of hashes) {
+    expect(await rpc(node)<{ blockHash: string | null }>('eth_getTransactionByHash', hash)).toMatchObject({ blockHash: null })
+  }
+  store.failing = false
+  await node.miner.mine()
+  for (const hash of hashes) expect((await rpc(node)<{ status: string }>('eth_getTransactionReceipt', hash)).status).toBe('0x1')
+})

@@ -20,6 +20,11 @@ export interface MinerDeps {
   params: BlockParams
   batches: BatchPolicy
   onBlock(block: BlockRecord): void
+  /**
+   * Whether the transactions of blocks lost to a refused commit go back to the pool. Not under
+   * automine: each one's sender is told it failed, so mining it later would contradict that.
+   */
+  requeueLostTransactions(): boolean
 }
 
 /** What happened to a transaction the pool handed to the miner. */
@@ -34,8 +39,8 @@ const DROPPED_MEMORY = 1000
  * Produces blocks from the pool, one at a time: every state change of the chain happens under
  * `lock`, so the miner's VM is always at the head between blocks. A block is appended in memory
  * and queued for the store (ChainWriter); it is acknowledged, and announced, once stored. A
- * refused commit rolls the chain and the state back to the last stored block and returns the
- * transactions of the lost blocks to the pool.
+ * refused commit rolls the chain and the state back to the last stored block and, unless their
+ * senders were told they failed (automine), returns the transactions of the lost blocks to the pool.
  */
 export class Miner {
   readonly lock = new Lock()
@@ -137,8 +142,9 @@ export class Miner {
     if (lastStored < 0n || chain.head.number <= lastStored) return
     await this.lock.acquire()
     try {
+      const requeue = this.deps.requeueLostTransactions()
       for (const block of chain.truncate(lastStored)) {
-        for (const tx of block.transactions) pool.add(tx, this.deps.clock.nowMs())
+        if (requeue) for (const tx of block.transactions) pool.add(tx, this.deps.clock.nowMs())
       }
       await state.vm.stateManager.setStateRoot(stateRootOf(chain.head))
     } finally {
