@@ -1,4 +1,5 @@
 import { defineConfig, devices } from '@playwright/test'
+import { chromiumArgs, chromiumPath } from './scripts/chromium.ts'
 
 const port = 4173
 const baseURL = `http://127.0.0.1:${port}`
@@ -25,18 +26,9 @@ export default defineConfig({
       name: 'chromium',
       use: {
         ...devices['Desktop Chrome'],
-        // The system Chromium: no test ever downloads a browser.
         launchOptions: {
-          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-          args: [
-            '--no-sandbox',
-            // Without it, Chromium's background connections fail on a closed network.
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-            '--no-first-run',
-            '--disable-gpu',
-          ],
+          executablePath: chromiumPath,
+          args: chromiumArgs,
         },
       },
     },

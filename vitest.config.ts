@@ -4,6 +4,7 @@ import pagenode from './src/vite/plugin.ts'
 import { stopServiceWorkers } from './test/browser/support/commands.ts'
 import { staleServiceWorker } from './test/browser/support/staleServiceWorker.ts'
 import { browserDeps } from './vite.config.ts'
+import { chromiumArgs, chromiumPath } from './scripts/chromium.ts'
 
 /**
  * Tests run from the repo root, so this file is separate from vite.config.ts (whose root is
@@ -42,19 +43,10 @@ export default defineConfig({
             headless: true,
             instances: [{ browser: 'chromium' }],
             commands: { stopServiceWorkers },
-            // The system Chromium: no test ever downloads a browser.
-            provider: playwright({
+                provider: playwright({
               launchOptions: {
-                executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-                args: [
-                  '--no-sandbox',
-                  '--disable-gpu',
-                  // Without it, Chromium's background connections fail on a closed network.
-                  '--disable-background-networking',
-                  '--disable-component-update',
-                  '--disable-sync',
-                  '--no-first-run',
-                ],
+                executablePath: chromiumPath,
+                args: chromiumArgs,
               },
             }),
           },

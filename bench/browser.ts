@@ -16,6 +16,7 @@ import { median, p50 } from './report.ts'
 import { token } from './transactions.ts'
 import { FROM } from './floors.ts'
 import type { Lists } from './node.ts'
+import { chromiumArgs, chromiumPath } from '../scripts/chromium.ts'
 
 const CONFIG = fileURLToPath(new URL('./browser/vite.config.ts', import.meta.url))
 const OUT = fileURLToPath(new URL('./.build/', import.meta.url))
@@ -30,15 +31,10 @@ export async function runBrowserBench(runs: number, collect: Collector, lists: L
   const origin = server.resolvedUrls!.local[0].replace(/\/$/, '')
   const profile = mkdtempSync(join(tmpdir(), 'pagenode-bench-'))
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: chromiumPath,
     headless: true,
     args: [
-      '--no-sandbox',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-gpu',
+      ...chromiumArgs,
       // gc() for the heap figure; exact (not bucketed) performance.memory.
       '--js-flags=--expose-gc',
       // performance.measureUserAgentSpecificMemory() at once, not at the next GC (the page is cross-origin isolated).
