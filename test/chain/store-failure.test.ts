@@ -1,20 +1,9 @@
 import { parseEther, Transaction, Wallet } from 'ethers'
 import { afterEach, expect, test } from 'vitest'
 import type { Node, RpcError } from '../../src/core/index.ts'
-import { MemoryStore } from '../../src/core/store/memoryStore.ts'
+import { FlakyStore } from '../support/flakyStore.ts'
 import type { ChainCommit } from '../../src/core/store/store.ts'
 import { DEV, devWallet, rpc, startNode } from '../support/chain.ts'
-
-/** A store that records commits and can be told to fail the next ones (a full disk, a quota). */
-class FlakyStore extends MemoryStore {
-  failing = false
-  commits: ChainCommit[] = []
-  override async commit(commit: ChainCommit): Promise<void> {
-    if (this.failing) throw new Error('QuotaExceededError: the quota has been exceeded')
-    this.commits.push(commit)
-    await super.commit(commit)
-  }
-}
 
 let node: Node
 afterEach(() => node?.close())

@@ -1,22 +1,12 @@
 import { afterEach, expect, test } from 'vitest'
 import type { Node } from '../../src/core/index.ts'
 import { MemoryStore } from '../../src/core/store/memoryStore.ts'
-import type { ChainCommit } from '../../src/core/store/store.ts'
 import { expectRpcError } from '../core/expectRpc.ts'
 import { DEV, deploy, devWallet, rpc, startNode } from '../support/chain.ts'
+import { FlakyStore } from '../support/flakyStore.ts'
 
 const A = '0x00000000000000000000000000000000000000a1'
 const WORD = (n: number) => `0x${n.toString(16).padStart(64, '0')}`
-
-class RecordingStore extends MemoryStore {
-  failing = false
-  commits: ChainCommit[] = []
-  override async commit(commit: ChainCommit): Promise<void> {
-    if (this.failing) throw new Error('QuotaExceededError: the quota has been exceeded')
-    this.commits.push(commit)
-    await super.commit(commit)
-  }
-}
 
 const nodes: Node[] = []
 afterEach(async () => {
@@ -29,7 +19,7 @@ async function open(store: MemoryStore, config: Parameters<typeof startNode>[0] 
 }
 
 test('state edits are stored before they are answered, and a reopened node finds them', async () => {
-  const store = new RecordingStore()
+  const store = new FlakyStore()
   const { node, call } = await open(store)
   const token = await deploy(devWallet(node), 'Token', 'Kept', 'K', 1000n)
   const tokenAddress = (await token.getAddress()).toLowerCase()
@@ -76,7 +66,7 @@ test('the next block is built on the edited state, and the edit survives it and 
 })
 
 test('an edit the store refuses is not acknowledged and leaves the state as it was', async () => {
-  const store = new RecordingStore()
+  const store = new FlakyStore()
   const { call } = await open(store)
   store.failing = true
   const error = await expectRpcError(call('anvil_setBalance', A, '0x5'), -32000, /^the change could not be stored \(QuotaExceededError.*\); the chain is unchanged at block 0$/)
@@ -88,7 +78,7 @@ test('an edit the store refuses is not acknowledged and leaves the state as it w
 })
 
 test('a revert the store refuses leaves the chain as it was, and the snapshot usable', async () => {
-  const store = new RecordingStore()
+  const store = new FlakyStore()
   const { call } = await open(store)
   const id = await call<string>('evm_snapshot')
   await call('anvil_mine', '0x2')

@@ -2,6 +2,7 @@ import { getCreateAddress, Interface, solidityPackedKeccak256, toBeHex, zeroPadV
 import { afterEach, describe, expect, test } from 'vitest'
 import type { Node } from '../../src/core/index.ts'
 import { artifacts, deploy, DEV, devWallet, rpc, startNode } from '../support/chain.ts'
+import { failure } from '../support/failure.ts'
 
 const probeAbi = new Interface(artifacts.Probe.abi)
 const errorAbi = new Interface(['error Error(string)', 'error Panic(uint256)'])
@@ -31,16 +32,6 @@ const encode = (fn: string, ...args: unknown[]) => probeAbi.encodeFunctionData(f
 const word = (value: bigint | number) => zeroPadValue(toBeHex(value), 32)
 const hex = (value: bigint | number) => `0x${value.toString(16)}`
 const words = (hex: string) => (hex.slice(2).match(/.{64}/g) ?? []).map((w) => BigInt(`0x${w}`))
-
-async function failure(promise: Promise<unknown>) {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  )
-  expect(error, 'expected the request to fail').toBeDefined()
-  const { code, message, data } = error as { code: number; message: string; data?: unknown }
-  return data === undefined ? { code, message } : { code, message, data }
-}
 
 describe('eth_call', () => {
   test('returns the call result at latest and at past blocks', async () => {

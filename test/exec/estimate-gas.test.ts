@@ -2,6 +2,7 @@ import { Interface, Wallet, type Contract } from 'ethers'
 import { afterEach, describe, expect, test } from 'vitest'
 import type { Node } from '../../src/core/index.ts'
 import { artifacts, deploy, DEV, devWallet, rpc, startNode } from '../support/chain.ts'
+import { failure } from '../support/failure.ts'
 
 const probeAbi = new Interface(artifacts.Probe.abi)
 const tokenAbi = new Interface(artifacts.Token.abi)
@@ -24,16 +25,6 @@ async function withProbe() {
 
 const encode = (fn: string, ...args: unknown[]) => probeAbi.encodeFunctionData(fn, args)
 const hex = (value: bigint | number) => `0x${value.toString(16)}`
-
-async function failure(promise: Promise<unknown>) {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  )
-  expect(error, 'expected the request to fail').toBeDefined()
-  const { code, message, data } = error as { code: number; message: string; data?: unknown }
-  return data === undefined ? { code, message } : { code, message, data }
-}
 
 interface Receipt {
   status: string

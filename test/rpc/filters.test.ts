@@ -2,6 +2,7 @@ import { id, toBeHex, zeroPadValue, type Contract } from 'ethers'
 import { afterEach, describe, expect, test } from 'vitest'
 import type { Node } from '../../src/core/index.ts'
 import { deploy, DEV, devWallet, rpc, startNode } from '../support/chain.ts'
+import { failure } from '../support/failure.ts'
 
 const PING = id('Ping(uint256)')
 const VALUE_SET = id('ValueSet(address,uint256,string)')
@@ -20,16 +21,6 @@ afterEach(async () => {
   await node?.close()
   node = undefined
 })
-
-async function failure(promise: Promise<unknown>) {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  )
-  expect(error, 'expected the request to fail').toBeDefined()
-  const { code, message } = error as { code: number; message: string }
-  return { code, message }
-}
 
 async function withProbe() {
   node = await startNode()

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, test } from 'vitest'
 import { DEFAULT_LIMITS } from '../../src/core/config.ts'
 import type { Node, NodeConfig } from '../../src/core/index.ts'
 import { artifacts, deploy, devWallet, rpc, startNode } from '../support/chain.ts'
+import { failure } from '../support/failure.ts'
 
 const probeAbi = new Interface(artifacts.Probe.abi)
 const FRESH = '0x00000000000000000000000000000000000000c0'
@@ -21,16 +22,6 @@ afterEach(async () => {
 async function start(config: NodeConfig = {}) {
   node = await startNode(config)
   return { node, call: rpc(node) }
-}
-
-async function failure(promise: Promise<unknown>) {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  )
-  expect(error, 'expected the request to fail').toBeDefined()
-  const { code, message } = error as { code: number; message: string }
-  return { code, message }
 }
 
 const hex = (value: bigint | number) => `0x${value.toString(16)}`

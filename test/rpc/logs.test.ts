@@ -2,6 +2,7 @@ import { ContractFactory, getAddress, id, Interface, toBeHex, zeroPadValue, type
 import { afterEach, describe, expect, test } from 'vitest'
 import type { Node } from '../../src/core/index.ts'
 import { artifacts, deploy, DEV, devWallet, rpc, startNode } from '../support/chain.ts'
+import { failure } from '../support/failure.ts'
 
 const probeAbi = new Interface(artifacts.Probe.abi)
 const PING = id('Ping(uint256)')
@@ -28,16 +29,6 @@ afterEach(async () => {
   await node?.close()
   node = undefined
 })
-
-async function failure(promise: Promise<unknown>) {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  )
-  expect(error, 'expected the request to fail').toBeDefined()
-  const { code, message } = error as { code: number; message: string }
-  return { code, message }
-}
 
 /**
  * Two probes and their events, one transaction per block (automine):
