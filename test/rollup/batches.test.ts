@@ -1,10 +1,10 @@
 import { concat, Contract, keccak256, toBeHex } from 'ethers'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { createNode, MemoryStore, type Node, type NodeConfig } from '../../src/core/index.ts'
-import type { ChainCommit } from '../../src/core/store/store.ts'
 import { DEV, devWallet, rpc } from '../support/chain.ts'
 import { mineBlock } from '../core/mining.ts'
 import { signTx } from '../core/rawTx.ts'
+import { FlakyStore } from '../support/flakyStore.ts'
 
 const MESSENGER = '0x0000000000000000000000000000000000008008'
 const MESSENGER_ABI = ['function sendToL1(bytes message) returns (bytes32)']
@@ -217,24 +217,18 @@ test('a node reopened on a store finds its batches: sealed ones sealed, the open
 })
 
 test('a sealing block the store refuses: the chain rolls back, the batch is open again, the next block seals it', async () => {
-  let failing = false
-  class FlakyStore extends MemoryStore {
-    override async commit(commit: ChainCommit): Promise<void> {
-      if (failing) throw new Error('QuotaExceededError')
-      await super.commit(commit)
-    }
-  }
-  const node = await open({ batches: { maxBlocks: 2 }, store: new FlakyStore() })
+  const store = new FlakyStore()
+  const node = await open({ batches: { maxBlocks: 2 }, store })
   const call = rpc(node)
   await transfer(node, 0)
-  failing = true
+  store.failing = true
   await expect(transfer(node, 1)).rejects.toMatchObject({ message: expect.stringMatching(/block 2 could not be stored/) })
   expect(await call('eth_blockNumber')).toBe('0x1')
   expect(await call<Json>('eth_getBlockByNumber', '0x1', false)).toMatchObject({ l1BatchNumber: null })
   expect(await call('zks_getL1BatchBlockRange', 1)).toBeNull()
   expect(await call<Json>('eth_getBlockByNumber', 'finalized', false)).toMatchObject({ number: '0x0' })
 
-  failing = false
+  store.failing = false
   await transfer(node, 1)
   expect(await call('zks_getL1BatchBlockRange', 1)).toEqual(['0x1', '0x2'])
   expect(await call<Json>('eth_getBlockByNumber', '0x1', false)).toMatchObject({ l1BatchNumber: '0x1' })
