@@ -1,7 +1,13 @@
+import { resolve } from 'node:path'
 import { defineConfig, devices } from '@playwright/test'
 import { chromiumArgs, chromiumPath } from './scripts/chromium.ts'
 
-const port = 4173
+/**
+ * E2E_PORT runs a second suite beside the first (another preview server and its own build folder,
+ * so neither serves the other's files): `E2E_PORT=4174 npx playwright test e2e/x.spec.ts`.
+ */
+const port = Number(process.env.E2E_PORT ?? 4173)
+const outDir = resolve(port === 4173 ? 'dist' : `dist-${port}`)
 const baseURL = `http://127.0.0.1:${port}`
 
 /** End-to-end tests against the built playground, served by `vite preview`. */
@@ -36,7 +42,7 @@ export default defineConfig({
   webServer: {
     // Builds first so the tests see the current code. Outside CI an already running server on
     // the port is reused as is (then it is yours to keep fresh).
-    command: 'npm run build && npm run preview',
+    command: `npx vite build --outDir ${outDir} && npx vite preview --outDir ${outDir} --port ${port}`,
     url: baseURL,
     reuseExistingServer: !process.env.CI,
     timeout: 180_000,

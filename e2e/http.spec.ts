@@ -87,7 +87,7 @@ test('on the first load the page is controlled without a reload and shows its en
   expect(await page.evaluate(() => (window as unknown as { controlledAtStart: boolean }).controlledAtStart)).toBe(false)
   expect(await controlled(page)).toBe(true)
   expect(loads).toBe(1)
-  await expect(page.getByTestId('endpoint-urls')).toHaveText('http://127.0.0.1:4173/rpc · http://localhost:8011 · http://127.0.0.1:8011')
+  await expect(page.getByTestId('endpoint-urls')).toHaveText(`${new URL(page.url()).origin}/rpc · http://localhost:8011 · http://127.0.0.1:8011`)
   expect(await postJson(page, '/rpc', call('eth_chainId'))).toEqual({ jsonrpc: '2.0', id: 1, result: '0x104' })
 })
 
@@ -226,7 +226,7 @@ test('with no node running, the endpoint answers a clear JSON-RPC error', async 
     id: 8,
     error: {
       code: -32603,
-      message: expect.stringContaining('no pagenode node is running for "playground" on http://127.0.0.1:4173'),
+      message: expect.stringContaining(`no pagenode node is running for "playground" on ${new URL(page.url()).origin}`),
     },
   })
 })
