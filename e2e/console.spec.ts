@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test'
 
 async function openConsole(page: Page): Promise<void> {
-  await page.goto('/')
+  await page.goto('/#console')
   // Boot includes building the genesis state, which is slow on a small machine.
   await expect(page.getByTestId('status')).toHaveText(/^node ready · chain 260 · block \d+ · (leader|follower)$/, { timeout: 30_000 })
   await expect(page.getByTestId('send')).toBeEnabled()

@@ -20,16 +20,19 @@ const GAS_PRICE = 45_250_000n
 /** The status line once the node serves: its block and the tab's role. */
 export const READY = /^node ready · chain 260 · block (\d+) · (leader|follower)$/
 
-/** Opens the playground and waits for its node (genesis building is slow on a small machine). */
-export async function openPlayground(page: Page): Promise<void> {
+/**
+ * Opens the playground on a panel (the URL hash names it) and waits for its node (genesis
+ * building is slow on a small machine).
+ */
+export async function openPlayground(page: Page, panel = 'console'): Promise<void> {
   page.on('pageerror', (error) => console.error('[pageerror]', error))
-  await page.goto('/')
+  await page.goto(`/#${panel}`)
   await waitReady(page)
 }
 
 export async function waitReady(page: Page): Promise<void> {
   await expect(page.getByTestId('status')).toHaveText(READY, { timeout: 30_000 })
-  await expect(page.getByTestId('send')).toBeEnabled()
+  await expect(page.getByTestId('panel-console').getByTestId('send')).toBeAttached()
 }
 
 /** A JSON-RPC call on the page's own provider; rejects with the provider's error. */

@@ -1,0 +1,100 @@
+/**
+ * The playground's node: started once per page, shared by every panel. Panels call it through
+ * `request` (which rejects with the provider's JSON-RPC error, code and data intact) and follow
+ * the chain with `onHead`, fed by one `newHeads` subscription.
+ */
+import { ServiceWorkerError, startNode, type PageNode } from '../../src/client/index.ts'
+
+export type Hex = `0x${string}`
+
+/** The playground's chain: one IndexedDB database, kept across reloads. */
+export const CHAIN_NAME = 'playground'
+
+/**
+ * Where the service worker answers HTTP JSON-RPC: the site's /rpc, and anvil-zksync's address
+ * (viem's zksyncInMemoryNode), so a dApp or script configured for a local node works unmodified
+ * from this origin with nothing listening there (DESIGN §3).
+ */
+export const BASE_URLS = ['/rpc', 'http://localhost:8011', 'http://127.0.0.1:8011']
+
+/** The service worker script: pagenode's relay. */
+export const SERVICE_WORKER_SCRIPT = '/pagenode-sw.js'
+
+export interface Head {
+  number: bigint
+  hash: Hex
+  timestamp: bigint
+}
+
+type HeadListener = (head: Head) => void
+
+export class Session {
+  private readonly headListeners = new Set<HeadListener>()
+
+  private constructor(
+    readonly node: PageNode,
+    readonly chainId: number,
+    readonly accounts: Hex[],
+    /** Why the HTTP endpoint is unavailable, when it is (the provider still works). */
+    readonly endpointProblem: string | undefined,
+  ) {}
+
+  /** Starts (or joins, in a second tab) the playground's chain. */
+  static async start(): Promise<Session> {
+    const { node, problem } = await startWithEndpoint()
+    const chainId = Number(BigInt((await node.provider.request({ method: 'eth_chainId', params: [] })) as string))
+    const accounts = (await node.provider.request({ method: 'eth_accounts', params: [] })) as Hex[]
+    const session = new Session(node, chainId, accounts, problem)
+    node.provider.on('message', (message) => {
+      const { data } = message as { data?: { result?: { number?: string; hash?: Hex; timestamp?: string } } }
+      const result = data?.result
+      if (result?.number === undefined || result.hash === undefined) return
+      const head = { number: BigInt(result.number), hash: result.hash, timestamp: BigInt(result.timestamp ?? 0) }
+      for (const listener of session.headListeners) listener(head)
+    })
+    await session.request('eth_subscribe', ['newHeads'])
+    return session
+  }
+
+  get provider() {
+    return this.node.provider
+  }
+
+  /** The first HTTP base URL (absolute), or undefined when the page has no endpoint. */
+  get endpoint(): string | undefined {
+    return this.node.baseUrls[0]
+  }
+
+  /** A JSON-RPC call; rejects with the node's error (`code`, `message`, `data`). */
+  request<T = unknown>(method: string, params: unknown[] = []): Promise<T> {
+    return this.node.provider.request({ method, params }) as Promise<T>
+  }
+
+  /** Calls `listener` on every new block (mined, or after a revert/reset moved the head). */
+  onHead(listener: HeadListener): () => void {
+    this.headListeners.add(listener)
+    return () => this.headListeners.delete(listener)
+  }
+
+  /** Tells head listeners the chain moved without a new block (snapshot revert, reset). */
+  async announceHead(): Promise<void> {
+    const block = await this.request<{ number: string; hash: Hex; timestamp: string }>('eth_getBlockByNumber', ['latest', false])
+    const head = { number: BigInt(block.number), hash: block.hash, timestamp: BigInt(block.timestamp) }
+    for (const listener of this.headListeners) listener(head)
+  }
+}
+
+/**
+ * The node with its HTTP endpoint; when the endpoint cannot be set up (no service workers in this
+ * browser or window, a stale script on the site) the playground still works, provider only, and
+ * the page says why HTTP does not.
+ */
+async function startWithEndpoint(): Promise<{ node: PageNode; problem?: string }> {
+  try {
+    return { node: await startNode({ name: CHAIN_NAME, baseUrls: BASE_URLS, serviceWorker: SERVICE_WORKER_SCRIPT }) }
+  } catch (error) {
+    if (!(error instanceof ServiceWorkerError)) throw error
+    console.error(error)
+    return { node: await startNode({ name: CHAIN_NAME, serviceWorker: false }), problem: error.message }
+  }
+}
