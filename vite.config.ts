@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vite'
 import pagenode from './src/vite/plugin.ts'
+import playgroundOffline from './demo/vite/offlinePlugin.ts'
 
 /** Absolute path of a file or folder given relative to the repo root. */
 const fromRoot = (path: string): string => fileURLToPath(new URL(path, import.meta.url))
@@ -32,8 +33,9 @@ export const browserDeps = [
 export default defineConfig({
   root: fromRoot('./demo'),
   publicDir: fromRoot('./public'),
-  // Serves /pagenode-sw.js in dev and emits it into dist/ (which preview serves).
-  plugins: [pagenode()],
+  // Serves /pagenode-sw.js in dev and emits it into dist/ (which preview serves); the playground
+  // registers /playground-sw.js, which imports it and adds the offline cache of the site.
+  plugins: [pagenode(), playgroundOffline()],
   build: {
     outDir: fromRoot('./dist'),
     // dist/ is outside root, so Vite would refuse to clean it without this.

@@ -17,8 +17,11 @@ export const CHAIN_NAME = 'playground'
  */
 export const BASE_URLS = ['/rpc', 'http://localhost:8011', 'http://127.0.0.1:8011']
 
-/** The service worker script: pagenode's relay. */
-export const SERVICE_WORKER_SCRIPT = '/pagenode-sw.js'
+/**
+ * The service worker script: pagenode's relay (imported by it, answering the base URLs) plus the
+ * offline cache of the playground and the example dApp (demo/sw/, demo/vite/offlinePlugin.ts).
+ */
+export const SERVICE_WORKER_SCRIPT = '/playground-sw.js'
 
 export interface Head {
   number: bigint

@@ -1,0 +1,145 @@
+/// <reference lib="webworker" />
+/**
+ * The playground's service worker (built to the classic script `/playground-sw.js` by
+ * demo/vite/offlinePlugin.ts): pagenode's relay, imported as is, plus an offline cache of the
+ * site, so that the playground and the example dApp load with the network off after a first visit.
+ *
+ * A page has one service worker per scope, so the two live in one script. The relay comes first:
+ * its listeners are attached first and answer the HTTP JSON-RPC base URLs; this file leaves
+ * those requests to it (it could not answer them anyway: a second respondWith throws). The
+ * relay reads its configuration from self.location, which is this script's URL with the query
+ * the page registered it with. Its install (skipWaiting) and activate (claim) are the relay's too.
+ *
+ * The browser stores an imported script with the worker and reuses it when the worker restarts,
+ * offline included; an update check fetches it again and a changed relay updates the worker.
+ */
+import { matchEndpoint, readServiceWorkerConfig, SCRIPT_FILE_NAME } from '../../src/bridge/http.ts'
+import { OFFLINE_STATUS, type OfflineStatus, type PrecacheManifest } from './precacheManifest.ts'
+
+declare const self: ServiceWorkerGlobalScope
+/** Set by the build: the files to keep (an empty list in the dev server). */
+declare const __PRECACHE__: PrecacheManifest
+
+// With the same query: the relay reads self.location anyway, and its URL then names its configuration.
+importScripts(new URL(SCRIPT_FILE_NAME + self.location.search, self.location.href).href)
+
+const manifest = __PRECACHE__
+const CACHE_PREFIX = 'playground-'
+const cacheName = `${CACHE_PREFIX}${manifest.version}`
+const config = readServiceWorkerConfig(self.location.href)
+const scope = self.registration.scope
+const scoped = (path: string) => new URL(path, scope).href
+const immutablePrefix = scoped(`${manifest.immutableDir}/`)
+
+self.addEventListener('install', (event) => event.waitUntil(cacheFiles(manifest.shell)))
+
+self.addEventListener('activate', (event) => {
+  // The relay claims the pages; this drops the caches of earlier builds (the new shell is in place).
+  event.waitUntil(
+    caches.keys().then((names) => Promise.all(names.filter((name) => name.startsWith(CACHE_PREFIX) && name !== cacheName).map((name) => caches.delete(name)))),
+  )
+})
+
+self.addEventListener('message', (event) => {
+  if ((event.data as { type?: unknown } | undefined)?.type !== OFFLINE_STATUS) return
+  const port = event.ports[0]
+  event.waitUntil(cacheDeferred().then(() => status().then((reply) => port?.postMessage(reply))))
+})
+
+self.addEventListener('fetch', (event) => {
+  // Any request of a page (the relay's included) is a moment the worker is running anyway.
+  event.waitUntil(cacheDeferred())
+
+  const { request } = event
+  if (request.method !== 'GET' || request.headers.has('range')) return
+  if (!request.url.startsWith(scope) || matchEndpoint(request.url, config.baseUrls)) return
+  if (request.mode === 'navigate') event.respondWith(networkFirst(request, pageKey(request.url), event))
+  else if (request.url.startsWith(immutablePrefix)) event.respondWith(cacheFirst(request, event))
+  else event.respondWith(networkFirst(request, request.url, event))
+})
+
+/** A page is kept under its path: its query and fragment do not make another page here. */
+function pageKey(url: string): string {
+  const { origin, pathname } = new URL(url)
+  return origin + pathname
+}
+
+/**
+ * Pages (and everything in the dev server) come from the network when it answers, so a new
+ * deploy or an edited file shows at once; the cached copy is what the page gets offline.
+ */
+async function networkFirst(request: Request, key: string, event: FetchEvent): Promise<Response> {
+  try {
+    const response = await fetch(request)
+    if (cacheable(response)) event.waitUntil(caches.open(cacheName).then((cache) => cache.put(key, response.clone())))
+    return response
+  } catch (error) {
+    const cache = await caches.open(cacheName)
+    const cached = (await cache.match(key, MATCH)) ?? (key.endsWith('/') ? await cache.match(`${key}index.html`, MATCH) : undefined)
+    if (cached) return cached
+    throw error
+  }
+}
+
+/** A content-hashed file never changes: the cached copy is as good as the network's. */
+async function cacheFirst(request: Request, event: FetchEvent): Promise<Response> {
+  const cache = await caches.open(cacheName)
+  const cached = await cache.match(request.url, MATCH)
+  if (cached) return cached
+  const response = await fetch(request)
+  if (cacheable(response)) event.waitUntil(cache.put(request.url, response.clone()))
+  return response
+}
+
+const cacheable = (response: Response) => response.ok && response.type === 'basic'
+
+/**
+ * Entries are keyed by URL alone. Servers send `Vary: Origin` (vite preview does), and a module
+ * script's request carries an Origin header a plain lookup lacks: a file is the same file for both.
+ */
+const MATCH: CacheQueryOptions = { ignoreVary: true }
+
+/**
+ * Caches the listed files not cached yet. A content-hashed file an earlier build's cache holds
+ * is copied from there (the compiler is not downloaded again for each deploy); the rest is
+ * fetched past the HTTP cache. A file that fails is logged and left for later: the offline cache
+ * must never stop the worker from installing, or the page would lose its HTTP endpoint.
+ */
+async function cacheFiles(paths: readonly string[]): Promise<void> {
+  const cache = await caches.open(cacheName)
+  await Promise.all(
+    paths.map(async (path) => {
+      const url = scoped(path)
+      if (await cache.match(url, MATCH)) return
+      try {
+        const earlier = url.startsWith(immutablePrefix) ? await caches.match(url, MATCH) : undefined
+        const response = earlier ?? (await fetch(url, { cache: 'reload' }))
+        if (!response.ok) throw new Error(`HTTP ${response.status}`)
+        await cache.put(url, response.clone())
+        // A folder's page is also asked for by the folder's URL (a navigation to /dapp/).
+        if (path === 'index.html' || path.endsWith('/index.html')) await cache.put(url.slice(0, -'index.html'.length), response)
+      } catch (error) {
+        console.warn(`playground service worker: could not cache ${url} for offline use:`, error)
+      }
+    }),
+  )
+}
+
+/** Once per worker start (again after a failure): the big files, then the shell if it missed any. */
+let deferredDone: Promise<void> | undefined
+function cacheDeferred(): Promise<void> {
+  deferredDone ??= (async () => {
+    await cacheFiles(manifest.deferred)
+    await cacheFiles(manifest.shell)
+    if (!(await status()).ready) deferredDone = undefined
+  })()
+  return deferredDone
+}
+
+async function status(): Promise<OfflineStatus> {
+  const cache = await caches.open(cacheName)
+  const all = [...manifest.shell, ...manifest.deferred]
+  const hits = await Promise.all(all.map((path) => cache.match(scoped(path), MATCH)))
+  const missing = all.filter((_, index) => !hits[index])
+  return { type: OFFLINE_STATUS, version: manifest.version, cached: all.length - missing.length, total: all.length, ready: missing.length === 0, missing }
+}

@@ -1,0 +1,93 @@
+/**
+ * The playground's offline support, as a Vite plugin: writes `/playground-sw.js` (demo/sw/, the
+ * pagenode relay plus an offline cache of the site) into the build with the list of built files
+ * to precache, and serves it in the dev server with an empty list (runtime caching only, network
+ * first, so `npm start` never shows a stale file).
+ *
+ * The list is read from the build folder once everything is written, so it holds what the site
+ * really serves: both pages, every chunk, worker and asset (the compiler included), public files.
+ */
+import { createHash } from 'node:crypto'
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises'
+import { join, relative, resolve, sep } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { build } from 'esbuild'
+import type { Plugin, ResolvedConfig } from 'vite'
+import { SCRIPT_FILE_NAME as RELAY_FILE_NAME } from '../../src/bridge/http.ts'
+import type { PrecacheManifest } from '../sw/precacheManifest.ts'
+
+export const SCRIPT_FILE_NAME = 'playground-sw.js'
+
+/** Files at least this big are cached after the worker takes over, not before (see PrecacheManifest.deferred). */
+const DEFERRED_BYTES = 1024 * 1024
+
+const entry = fileURLToPath(new URL('../sw/playgroundServiceWorker.ts', import.meta.url))
+
+/** The worker script: one self-contained classic script (importScripts needs a classic worker). */
+export async function buildPlaygroundServiceWorker(manifest: PrecacheManifest): Promise<string> {
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: 'es2022',
+    write: false,
+    legalComments: 'none',
+    define: { __PRECACHE__: JSON.stringify(manifest) },
+    banner: { js: `// The pagenode playground's service worker (offline cache ${manifest.version}). Generated from demo/sw/: do not edit.` },
+  })
+  return result.outputFiles[0].text
+}
+
+/** Every file under `dir`, as paths relative to it with `/` separators. */
+async function listFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true })
+  return entries.filter((entry) => entry.isFile()).map((entry) => relative(dir, join(entry.parentPath, entry.name)).split(sep).join('/'))
+}
+
+/** The precache manifest of a build folder. */
+export async function manifestOf(outDir: string, assetsDir: string): Promise<PrecacheManifest> {
+  const skip = new Set([SCRIPT_FILE_NAME, RELAY_FILE_NAME])
+  const paths = (await listFiles(outDir)).filter((path) => !skip.has(path) && !path.endsWith('.map')).sort()
+  const version = createHash('sha256')
+  const shell: string[] = []
+  const deferred: string[] = []
+  for (const path of paths) {
+    const file = join(outDir, path)
+    version.update(`${path}\0${createHash('sha256').update(await readFile(file)).digest('hex')}\0`)
+    ;((await stat(file)).size >= DEFERRED_BYTES ? deferred : shell).push(path)
+  }
+  return { version: version.digest('hex').slice(0, 16), shell, deferred, immutableDir: assetsDir }
+}
+
+export default function playgroundOffline(): Plugin {
+  let config: ResolvedConfig
+  return {
+    name: 'playground-offline',
+    configResolved(resolved) {
+      config = resolved
+    },
+    configureServer(server) {
+      server.middlewares.use((request, response, next) => {
+        if ((request.url ?? '').split('?')[0] !== `${config.base}${SCRIPT_FILE_NAME}`) return next()
+        // Built per request (tens of ms), like pagenode's relay: an edit shows at the next update check.
+        buildPlaygroundServiceWorker({ version: 'dev', shell: [], deferred: [], immutableDir: config.build.assetsDir }).then(
+          (script) => {
+            response.setHeader('content-type', 'text/javascript; charset=utf-8')
+            response.setHeader('cache-control', 'no-cache')
+            response.end(script)
+          },
+          (error: unknown) => next(error),
+        )
+      })
+    },
+    // After the files are on disk (worker chunks and public files included): list them, then write the script.
+    async writeBundle() {
+      if (config.build.ssr) return
+      const outDir = resolve(config.root, config.build.outDir)
+      const manifest = await manifestOf(outDir, config.build.assetsDir)
+      await writeFile(join(outDir, SCRIPT_FILE_NAME), await buildPlaygroundServiceWorker(manifest))
+      config.logger.info(`${SCRIPT_FILE_NAME}: ${manifest.shell.length} files precached, ${manifest.deferred.length} after install (${manifest.deferred.join(', ') || 'none'}), version ${manifest.version}`)
+    },
+  }
+}
