@@ -1,11 +1,11 @@
-import { createBlock, createBlockHeader, genRequestsRoot, type Block, type BlockHeader } from '@ethereumjs/block'
+import { createBlock, createBlockHeader, genRequestsRoot, type Block, type BlockHeader, type HeaderData } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
-import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { RLP } from '@ethereumjs/rlp'
 import { KECCAK256_RLP, type Address } from '@ethereumjs/util'
 import { Bloom, encodeReceipt, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { keccak_256 } from '@noble/hashes/sha3.js'
+import { orderedTrieRoot } from './orderedTrie.ts'
 import { transactionBytes, transactionType, type SignedTransaction } from './rawTransaction.ts'
 import { runFromAnySender } from './senderCode.ts'
 
@@ -38,27 +38,27 @@ const EMPTY_REQUESTS_HASH = genRequestsRoot([], sha256)
 
 /** The context a transaction executes in: NUMBER, TIMESTAMP, BASEFEE, COINBASE, PREVRANDAO. */
 export function executionBlock(common: Common, template: BlockTemplate): Block {
+  return createBlock({ header: contextFields(template) }, { common })
+}
+
+/** The header fields known before execution; the sealed header adds roots, bloom and gas. */
+function contextFields(template: BlockTemplate): HeaderData {
   const { parent } = template
-  return createBlock(
-    {
-      header: {
-        parentHash: parent.hash(),
-        number: parent.number + 1n,
-        timestamp: template.timestamp,
-        gasLimit: template.gasLimit,
-        baseFeePerGas: template.baseFeePerGas,
-        coinbase: template.coinbase,
-        // A deterministic, ever-changing PREVRANDAO: the hash of the parent's.
-        mixHash: keccak_256(parent.mixHash),
-        excessBlobGas: 0n,
-        blobGasUsed: 0n,
-        parentBeaconBlockRoot: ZERO_32,
-        withdrawalsRoot: KECCAK256_RLP,
-        requestsHash: EMPTY_REQUESTS_HASH,
-      },
-    },
-    { common },
-  )
+  return {
+    parentHash: parent.hash(),
+    number: parent.number + 1n,
+    timestamp: template.timestamp,
+    gasLimit: template.gasLimit,
+    baseFeePerGas: template.baseFeePerGas,
+    coinbase: template.coinbase,
+    // A deterministic, ever-changing PREVRANDAO: the hash of the parent's.
+    mixHash: keccak_256(parent.mixHash),
+    excessBlobGas: 0n,
+    blobGasUsed: 0n,
+    parentBeaconBlockRoot: ZERO_32,
+    withdrawalsRoot: KECCAK256_RLP,
+    requestsHash: EMPTY_REQUESTS_HASH,
+  }
 }
 
 /**
@@ -75,7 +75,8 @@ export async function produceBlock<T extends SignedTransaction>(
   txs: readonly T[],
 ): Promise<ProducedBlock<T>> {
   const common = vm.common
-  const context = executionBlock(common, template)
+  const fields = contextFields(template)
+  const context = createBlock({ header: fields }, { common })
   const included: IncludedTransaction<T>[] = []
   const dropped: ProducedBlock<T>['dropped'] = []
   const deferred: T[] = []
@@ -110,38 +111,20 @@ export async function produceBlock<T extends SignedTransaction>(
   const bloom = new Bloom(undefined, common)
   for (const { result } of included) bloom.or(result.bloom)
 
+  // From the same fields as the context, not from its toJSON(): no hex round trip.
   const header = createBlockHeader(
     {
-      ...context.header.toJSON(),
+      ...fields,
       stateRoot,
-      transactionsTrie: await transactionsRoot(encoded, common),
-      receiptTrie: await receiptsRoot(included, common),
+      transactionsTrie: orderedTrieRoot(encoded),
+      // A 0x71 receipt is typed like its transaction; encodeReceipt prefixes any type but legacy.
+      receiptTrie: orderedTrieRoot(included.map(({ signed, result }) => encodeReceipt(result.receipt, transactionType(signed) as never))),
       logsBloom: bloom.bitvector,
       gasUsed,
     },
     { common },
   )
   return { header, included, dropped, deferred, size: blockSize(header, encoded) }
-}
-
-/**
- * The transactions trie over the signed bytes (genTransactionsTrieRoot's layout), computed here
- * because a 0x71 transaction has no @ethereumjs/tx object that serializes to its own bytes.
- */
-async function transactionsRoot(encoded: Uint8Array[], common: Common): Promise<Uint8Array> {
-  const trie = new MerklePatriciaTrie({ common })
-  for (const [i, bytes] of encoded.entries()) await trie.put(RLP.encode(i), bytes)
-  return trie.root()
-}
-
-async function receiptsRoot(included: IncludedTransaction[], common: Common): Promise<Uint8Array> {
-  if (included.length === 0) return KECCAK256_RLP
-  const trie = new MerklePatriciaTrie({ common })
-  for (const [i, { signed, result }] of included.entries()) {
-    // A 0x71 receipt is typed like its transaction; encodeReceipt prefixes any type but legacy.
-    await trie.put(RLP.encode(i), encodeReceipt(result.receipt, transactionType(signed) as never))
-  }
-  return trie.root()
 }
 
 /**
