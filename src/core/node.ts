@@ -198,7 +198,7 @@ export class Node {
     checkAdmission(signed, {
       pool: this.pool,
       isMined: (hash) => this.chain.transaction(hash as PrefixedHexString) !== undefined,
-      account: await this.account(signed.from, this.chain.head),
+      account: await this.miner.headAccount(signed.from),
       baseFeePerGas: this.params.baseFee(),
       minGasPrice: this.params.minGasPrice,
       blockGasLimit: this.params.gasLimit,

@@ -1,4 +1,4 @@
-import { Lock, type PrefixedHexString } from '@ethereumjs/util'
+import { Lock, type Account, type PrefixedHexString } from '@ethereumjs/util'
 import { createAddressFromString } from '@ethereumjs/util'
 import { produceBlock } from '../exec/blockProducer.ts'
 import type { StateMachine } from '../exec/stateMachine.ts'
@@ -124,6 +124,21 @@ export class Miner {
     // The lock is free while the store commits, so blocks of other callers join the next commit.
     if (inclusion.status === 'mined') await this.deps.writer.durable(inclusion.block.number)
     return inclusion
+  }
+
+  /**
+   * An account at the head, for admission: read from the miner's VM under the lock, where it
+   * sits at the head's state with the accounts of the last blocks in its caches. A sandbox would
+   * first move to each new head's root and read the trie cold (bench: ~0.3 ms of every
+   * automined transaction in Chromium, 0.2 ms in Node).
+   */
+  async headAccount(address: PrefixedHexString): Promise<Account | undefined> {
+    await this.lock.acquire()
+    try {
+      return await this.deps.state.vm.stateManager.getAccount(createAddressFromString(address))
+    } finally {
+      this.lock.release()
+    }
   }
 
   private inclusionOf(hash: PrefixedHexString): Inclusion {
