@@ -173,9 +173,21 @@ test('Node: with automine off a transfer waits in the pool until a block is mine
   await expect(outcome).toHaveAttribute('data-status', 'success')
   await expect(outcome.getByTestId('tx-block')).toHaveText('1')
 
+  // An interval mines empty blocks on its own.
   await page.getByRole('tab', { name: 'Node' }).click()
+  await node.getByLabel('Interval (seconds)').fill('1')
+  await node.getByRole('radio', { name: /^Interval/ }).check()
+  await expect(node.getByTestId('latest-block-number')).toHaveText('3', { timeout: 10_000 })
   await node.getByLabel('Automine').check()
   await expect.poll(() => rpc(page, 'anvil_getAutomine')).toBe(true)
+  expect(await rpc(page, 'eth_mining')).toBe(true)
+})
+
+test('Send opened for an address it cannot send from says so', async ({ page }) => {
+  await openPlayground(page, `send/${STRANGER}`)
+  await expect(page.getByTestId('panel-send').getByTestId('send-problem')).toHaveText(`${STRANGER} is neither a dev account nor impersonated: impersonate it in Accounts to send from it.`)
+  await page.goto(`/#send/${DEV[1].address}`)
+  await expect(page.getByTestId('panel-send').getByLabel('From')).toHaveValue(DEV[1].address)
 })
 
 test('Node: time travel sets the next block’s timestamp; reset returns the chain to block 0', async ({ page }) => {

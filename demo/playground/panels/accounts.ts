@@ -14,6 +14,9 @@ import { ether } from '../ui/format.ts'
 import { explorerLink } from '../ui/links.ts'
 import './accounts.css'
 
+/** Balances can change without a block (anvil_setBalance from the console): re-read on show. */
+let refreshAccounts: (() => void) | undefined
+
 export const accountsPanel: Panel = {
   id: 'accounts',
   title: 'Accounts',
@@ -39,6 +42,7 @@ export const accountsPanel: Panel = {
         if (mine === generation) refreshError.replaceChildren(failureView(error, 'accounts-error'))
       }
     }
+    refreshAccounts = () => void refresh()
     session.onHead(() => void refresh())
     impersonated.onChange(() => void refresh())
 
@@ -54,13 +58,16 @@ export const accountsPanel: Panel = {
       refreshError,
       devTable.element,
       h('h3', {}, 'Impersonate an address'),
-      h('p', { class: 'hint' }, 'anvil_impersonateAccount: the node then sends eth_sendTransaction from that address without its key (use it as the sender in Send).'),
+      h('p', { class: 'hint' }, 'anvil_impersonateAccount: the node then sends eth_sendTransaction from that address without its key (use it as the sender in Send). It lasts until a reset or until the node restarts.'),
       impersonateForm(session),
       impersonatedTable.element,
       h('h3', {}, 'Set a balance'),
       setBalanceForm(session, () => void refresh()),
     )
     void refresh()
+  },
+  show() {
+    refreshAccounts?.()
   },
 }
 

@@ -17,6 +17,8 @@ import { explorerLink } from '../ui/links.ts'
 import './send.css'
 
 let selectSender: ((address: string) => void) | undefined
+/** The sender's balance can change without a block (anvil_setBalance): re-read on show. */
+let refreshSender: (() => void) | undefined
 
 export const sendPanel: Panel = {
   id: 'send',
@@ -24,6 +26,7 @@ export const sendPanel: Panel = {
   mount(root, session) {
     const transfer = transferForm(session)
     selectSender = transfer.selectSender
+    refreshSender = transfer.refresh
     root.append(
       h('h2', {}, 'Send'),
       h('h3', {}, 'Transfer'),
@@ -37,6 +40,7 @@ export const sendPanel: Panel = {
   /** `#send/<address>` preselects that sender (Accounts links here). */
   show(argument) {
     if (argument !== undefined) selectSender?.(argument)
+    else refreshSender?.()
   },
 }
 
@@ -141,11 +145,15 @@ function transferForm(session: Session) {
 
   return {
     element: h('div', {}, form, outcome.element),
+    refresh: () => void showBalance(),
     selectSender(address: string) {
       const wanted = address.toLowerCase()
       if ([...from.options].some((option) => option.value === wanted)) {
         from.value = wanted
+        problems.replaceChildren()
         void showBalance()
+      } else {
+        problems.replaceChildren(h('p', { class: 'error', role: 'alert', testid: 'send-problem' }, `${address} is neither a dev account nor impersonated: impersonate it in Accounts to send from it.`))
       }
     },
   }
