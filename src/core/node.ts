@@ -1,5 +1,5 @@
 import type { Common } from '@ethereumjs/common'
-import { Account, createAddressFromString, type PrefixedHexString } from '@ethereumjs/util'
+import { Account, createAddressFromString, hexToBytes, type PrefixedHexString } from '@ethereumjs/util'
 import { checkAdmission } from './chain/admission.ts'
 import { BatchPolicy } from './chain/batches.ts'
 import { BlockParams } from './chain/blockParams.ts'
@@ -13,6 +13,7 @@ import { Miner } from './chain/miner.ts'
 import { MiningMode } from './chain/miningMode.ts'
 import { stateRootOf, type BlockRecord } from './chain/records.ts'
 import { SnapshotRegistry } from './chain/snapshots.ts'
+import { DecodedBlocks, StoredBlock } from './chain/storedBlock.ts'
 import { TxPool } from './chain/txPool.ts'
 import { resolveConfig, type NodeConfig, type ResolvedConfig } from './config.ts'
 import { executionBlock } from './exec/blockProducer.ts'
@@ -197,7 +198,7 @@ export class Node {
     checkPaymaster(signed)
     checkAdmission(signed, {
       pool: this.pool,
-      isMined: (hash) => this.chain.transaction(hash as PrefixedHexString) !== undefined,
+      isMined: (hash) => this.chain.hasTransaction(hash as PrefixedHexString),
       account: await this.miner.headAccount(signed.from),
       baseFeePerGas: this.params.baseFee(),
       minGasPrice: this.params.minGasPrice,
@@ -239,9 +240,13 @@ export async function createNode(options: NodeConfig = {}): Promise<Node> {
   const accounts = await deriveDevAccounts(config.mnemonic, config.accounts)
   const store = options.store ?? new EphemeralStore()
   const persisted = await store.load()
-  const nodes = new TrieNodeStore(persisted?.nodes)
+  const nodes = new TrieNodeStore(persisted?.nodes, persisted?.packedNodes)
   const chain = new Chain()
-  const state = await StateMachine.create(common, nodes, (n) => chain.byNumber(n)?.header.hash())
+  // BLOCKHASH reads the hash the chain indexed, not a decoded header's.
+  const state = await StateMachine.create(common, nodes, (n) => {
+    const block = chain.byNumber(n)
+    return block && hexToBytes(block.hash)
+  })
   const clock = new BlockClock(config.now)
   const writer = new ChainWriter(store, chain, nodes, config.chainId)
 
@@ -257,9 +262,13 @@ export async function createNode(options: NodeConfig = {}): Promise<Node> {
   return new Node(config, common, accounts, chain, state, clock, store, writer)
 }
 
-/** Rebuilds the in-memory chain from a store, refusing what this version cannot read. */
+/**
+ * Rebuilds the in-memory chain from a store, refusing what this version cannot read. Blocks are
+ * indexed from their records' summaries and decoded only when read (chain/storedBlock.ts), so
+ * this stays quick however long the chain is.
+ */
 function restoreChain(persisted: PersistedChain, chain: Chain, common: Common, chainId: number): void {
-  const { meta, blocks } = persisted
+  const { meta, blocks, blockHashes } = persisted
   if (meta.schemaVersion > SCHEMA_VERSION) {
     throw new ChainStoreError(
       `the stored chain was written by a newer pagenode (schema ${meta.schemaVersion}; this version reads ${SCHEMA_VERSION}): upgrade pagenode or use another store`,
@@ -268,10 +277,13 @@ function restoreChain(persisted: PersistedChain, chain: Chain, common: Common, c
   if (meta.chainId !== chainId) {
     throw new ChainStoreError(`the stored chain has chain id ${meta.chainId}, not ${chainId}: open it with chainId ${meta.chainId} or use another store`)
   }
-  if (BigInt(blocks.length) !== meta.headNumber + 1n) {
-    throw new ChainStoreError(`the stored chain is incomplete: its head is block ${meta.headNumber} but ${blocks.length} blocks are stored`)
+  const stored = blocks.reduce((count, bytes) => (bytes.length > 0 ? count + 1 : count), 0)
+  if (BigInt(blocks.length) !== meta.headNumber + 1n || stored !== blocks.length) {
+    throw new ChainStoreError(`the stored chain is incomplete: its head is block ${meta.headNumber} but ${stored} blocks are stored`)
   }
-  for (const bytes of blocks) chain.append(decodeBlockRecord(bytes, common))
+  const decode = (bytes: Uint8Array) => decodeBlockRecord(bytes, common)
+  const recent = new DecodedBlocks()
+  blocks.forEach((bytes, number) => chain.append(new StoredBlock(bytes, decode, recent, blockHashes?.[number])))
   if (chain.byNumber(0n)!.hash !== meta.genesisHash) {
     throw new ChainStoreError('the stored chain is damaged: its genesis block does not match its record')
   }

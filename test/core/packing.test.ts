@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
-import { packNodes, packZeros, unpackNodes, unpackZeros } from '../../src/core/store/packing.ts'
+import { PackedNodes, packNodes, packZeros, unpackNodes, unpackZeros } from '../../src/core/store/packing.ts'
+import { decodeSegment, encodeSegment } from '../../src/core/store/segments.ts'
 
 const bytes = (...values: number[]) => Uint8Array.from(values)
 
@@ -30,5 +31,34 @@ describe('store packing', () => {
     expect(packZeros(Uint8Array.from([0xf9, ...new Uint8Array(512), 1])).length).toBeLessThan(12)
     const legacy = Uint8Array.from([0xf9, 0, 0, 0, 0, 1])
     expect(unpackZeros(legacy)).toBe(legacy)
+  })
+
+  test('packed node records are read where they lie: every key found, any other key not', () => {
+    const key = (i: number) => i.toString(16).padStart(8, '0').repeat(8)
+    const first = new Map<string, Uint8Array>(Array.from({ length: 300 }, (_, i) => [key(i), bytes(i & 0xff, 1)]))
+    const second = new Map<string, Uint8Array>([
+      [key(7), bytes(7, 1)], // the same node in two records
+      // Keys sharing their first four bytes (the table's hash) are told apart by the rest.
+      ['00000007' + 'ff'.repeat(28), bytes(42)],
+      ['preimage:abc', bytes(9, 9)],
+    ])
+    const packed = new PackedNodes([packNodes(first), packNodes(second)])
+    expect(packed.size).toBe(302)
+    for (const [k, v] of first) expect(packed.get(k)).toEqual(v)
+    expect(packed.get('00000007' + 'ff'.repeat(28))).toEqual(bytes(42))
+    expect(packed.get('preimage:abc')).toEqual(bytes(9, 9))
+    expect(packed.get(key(300))).toBeUndefined()
+    expect(packed.get('not a key')).toBeUndefined()
+  })
+
+  test('a segment holds blocks with their hashes and the merged node records', () => {
+    const blocks = [
+      { number: 0, hash: new Uint8Array(32).fill(1), packed: bytes(0xc1, 0x80) },
+      { number: 300, hash: new Uint8Array(32).fill(2), packed: new Uint8Array(200).fill(5) },
+    ]
+    const nodes = [packNodes(new Map([['ab'.repeat(32), bytes(1)]])), packNodes(new Map([['cd'.repeat(32), bytes(2)]]))]
+    const segment = decodeSegment(encodeSegment(blocks, nodes))
+    expect(segment.blocks).toEqual(blocks)
+    expect(new Map(unpackNodes(segment.nodes))).toEqual(new Map([['ab'.repeat(32), bytes(1)], ['cd'.repeat(32), bytes(2)]]))
   })
 })

@@ -1,4 +1,5 @@
 import type { BlockRecord } from './records.ts'
+import { transactionCount } from './storedBlock.ts'
 
 /**
  * An L1 batch: consecutive blocks that settle on L1 together (DESIGN §4). A batch is open while
@@ -108,7 +109,7 @@ export class BatchIndex {
       this.batches.push(batch)
     }
     batch.lastBlock = block.number
-    batch.txCount += block.transactions.length
+    batch.txCount += transactionCount(block)
     block.batchSealed = false
     if (block.sealsBatch) this.markSealed(batch, blocksOf(batch), true)
   }
@@ -130,7 +131,7 @@ export class BatchIndex {
     let txCount = 0
     let sealed = false
     for (const block of blocksOf(last)) {
-      txCount += block.transactions.length
+      txCount += transactionCount(block)
       sealed = block.sealsBatch
     }
     last.txCount = txCount

@@ -1,6 +1,7 @@
 import { bytesToHex, type PrefixedHexString } from '@ethereumjs/util'
 import { BatchIndex, type BatchPlacement, type BatchRecord } from './batches.ts'
 import type { BlockRecord, TransactionRecord } from './records.ts'
+import { StoredBlock, transactionHashesOf } from './storedBlock.ts'
 
 /** A block parameter after parsing (hex number, tag, or an EIP-1898 object). */
 export type BlockRef =
@@ -19,7 +20,8 @@ export type BlockTag = (typeof BLOCK_TAGS)[number]
 export class Chain {
   private readonly blocks: BlockRecord[] = []
   private readonly byHash = new Map<PrefixedHexString, BlockRecord>()
-  private readonly txs = new Map<PrefixedHexString, TransactionRecord>()
+  /** Where each transaction is: its block and index (a stored block is not decoded to index it). */
+  private readonly txs = new Map<PrefixedHexString, { block: BlockRecord; index: number }>()
   private readonly batches = new BatchIndex()
   /** Bytecodes published as factory dependencies, by versioned hash, with the block that first did. */
   private readonly bytecodes = new Map<PrefixedHexString, { bytecode: Uint8Array; block: bigint }>()
@@ -67,12 +69,14 @@ export class Chain {
     }
     this.blocks.push(block)
     this.byHash.set(block.hash, block)
-    for (const tx of block.transactions) {
-      this.txs.set(tx.hash, tx)
-      tx.eip712?.factoryDeps.forEach((bytecode, i) => {
-        const hash = bytesToHex(tx.eip712!.factoryDepHashes[i])
-        if (!this.bytecodes.has(hash)) this.bytecodes.set(hash, { bytecode, block: block.number })
-      })
+    transactionHashesOf(block).forEach((hash, index) => this.txs.set(hash, { block, index }))
+    if (!(block instanceof StoredBlock) || block.publishesBytecode) {
+      for (const tx of block.transactions) {
+        tx.eip712?.factoryDeps.forEach((bytecode, i) => {
+          const hash = bytesToHex(tx.eip712!.factoryDepHashes[i])
+          if (!this.bytecodes.has(hash)) this.bytecodes.set(hash, { bytecode, block: block.number })
+        })
+      }
     }
     this.batches.add(block, (batch) => this.batchBlocks(batch))
   }
@@ -93,7 +97,7 @@ export class Chain {
     const removed = this.blocks.splice(Number(number) + 1)
     for (const block of removed) {
       this.byHash.delete(block.hash)
-      for (const tx of block.transactions) this.txs.delete(tx.hash)
+      for (const hash of transactionHashesOf(block)) this.txs.delete(hash)
     }
     for (const [hash, { block }] of this.bytecodes) if (block > number) this.bytecodes.delete(hash)
     this.batches.truncate(number, (batch) => this.batchBlocks(batch))
@@ -109,7 +113,13 @@ export class Chain {
   }
 
   transaction(hash: PrefixedHexString): TransactionRecord | undefined {
-    return this.txs.get(hash.toLowerCase() as PrefixedHexString)
+    const found = this.txs.get(hash.toLowerCase() as PrefixedHexString)
+    return found?.block.transactions[found.index]
+  }
+
+  /** Whether a transaction is mined, without decoding its block. */
+  hasTransaction(hash: PrefixedHexString): boolean {
+    return this.txs.has(hash.toLowerCase() as PrefixedHexString)
   }
 
   /** Blocks `from`..`to` inclusive (clamped to the chain). */

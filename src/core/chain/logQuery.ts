@@ -1,6 +1,7 @@
 import { hexToBytes, type PrefixedHexString } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import type { BlockRecord, LogRecord, TransactionRecord } from './records.ts'
+import { logsBloomOf, transactionCount } from './storedBlock.ts'
 
 /** Which logs a query wants: any of `addresses`; per position, any of the topics (null: any). */
 export interface LogCriteria {
@@ -59,7 +60,7 @@ export class LogMatcher {
   collect(blocks: Iterable<BlockRecord>, limit: number, onOverflow: () => never): MatchedLog[] {
     const found: MatchedLog[] = []
     for (const block of blocks) {
-      if (block.transactions.length === 0 || !this.mayContain(block.header.logsBloom)) continue
+      if (transactionCount(block) === 0 || !this.mayContain(logsBloomOf(block))) continue
       for (const tx of block.transactions) {
         for (const log of tx.receipt.logs) {
           if (!this.matches(log)) continue

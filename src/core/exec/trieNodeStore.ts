@@ -1,4 +1,5 @@
 import type { BatchDBOp, DB } from '@ethereumjs/util'
+import { PackedNodes } from '../store/packing.ts'
 
 /**
  * The state trie's node database: every trie node and every contract code, content-addressed,
@@ -10,22 +11,25 @@ import type { BatchDBOp, DB } from '@ethereumjs/util'
  */
 export class TrieNodeStore implements DB<string, Uint8Array> {
   private readonly nodes: Map<string, Uint8Array>
+  /** Restored nodes still in the store's packed records (store/packing.ts), read where they lie. */
+  private packed: PackedNodes | undefined
   private fresh = new Map<string, Uint8Array>()
 
-  constructor(nodes?: Iterable<[string, Uint8Array]>) {
+  constructor(nodes?: Iterable<[string, Uint8Array]>, packed?: Uint8Array[]) {
     this.nodes = new Map(nodes)
+    this.packed = packed?.length ? new PackedNodes(packed) : undefined
   }
 
   get size(): number {
-    return this.nodes.size
+    return this.nodes.size + (this.packed?.size ?? 0)
   }
 
   async get(key: string): Promise<Uint8Array | undefined> {
-    return this.nodes.get(key)
+    return this.nodes.get(key) ?? this.packed?.get(key)
   }
 
   async put(key: string, value: Uint8Array): Promise<void> {
-    if (this.nodes.has(key)) return
+    if (this.nodes.has(key) || this.packed?.has(key)) return
     this.nodes.set(key, value)
     this.fresh.set(key, value)
   }
@@ -57,6 +61,7 @@ export class TrieNodeStore implements DB<string, Uint8Array> {
   /** Forgets everything (anvil_reset: the store was wiped, so every node must be written again). */
   clear(): void {
     this.nodes.clear()
+    this.packed = undefined
     this.fresh.clear()
   }
 }

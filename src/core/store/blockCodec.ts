@@ -6,6 +6,7 @@ import { bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex, createAddressFromStri
 import type { BlockRecord, LogRecord, TransactionRecord } from '../chain/records.ts'
 import { transactionBytes, type SignedTransaction } from '../exec/rawTransaction.ts'
 import { isEip712Transaction, restoreEip712Transaction } from '../rollup/eip712Transaction.ts'
+import { payload, payloadBigInt, payloadNumber, rlpElement, rlpElements, rlpItem } from './rlpWalk.ts'
 
 /**
  * A block record as stored: one RLP value holding the header, the signed transactions with the
@@ -109,4 +110,70 @@ export function decodeBlockRecord(bytes: Uint8Array, common: Common): BlockRecor
     batchSealed: false,
     ...(editedStateRoot ? { editedStateRoot } : {}),
   }
+}
+
+/**
+ * What the chain indexes about a stored block without decoding it (no header object, no
+ * transaction objects): enough to find it by number and hash, to find its transactions by hash,
+ * to place it in its L1 batch, and to rule it out of a log query by its bloom.
+ */
+export interface BlockSummary {
+  number: bigint
+  /** The header's RLP, a view into the record (its keccak is the block hash). */
+  headerBytes: Uint8Array
+  size: bigint
+  l1BatchNumber: bigint
+  l1BatchTimestamp: bigint
+  l1BatchTxOffset: number
+  sealsBatch: boolean
+  editedStateRoot?: Uint8Array
+  transactionHashes: PrefixedHexString[]
+  /** A ZKsync 0x71 transaction is in it: its factory dependencies are indexed at load. */
+  publishesBytecode: boolean
+}
+
+/** Header fields before the logs bloom and the number (ethereumjs' header order). */
+const HEADER_LOGS_BLOOM = 6
+const HEADER_NUMBER = 8
+
+/** Reads a block record's summary by walking its RLP: the same fields `decodeBlockRecord` gives. */
+export function summarizeBlockRecord(bytes: Uint8Array): BlockSummary {
+  const fields = rlpElements(bytes, rlpItem(bytes, 0))
+  const [header, size, batch, batchTimestamp, txs, txOffset, sealsBatch, editedStateRoot] = fields
+  // The header is stored as a byte string holding its own RLP.
+  const headerBytes = payload(bytes, header)
+  const number = rlpElement(headerBytes, rlpItem(headerBytes, 0), HEADER_NUMBER)
+  if (!number || !txs?.list) throw new Error('a stored block record is damaged')
+  const transactionHashes: PrefixedHexString[] = []
+  let publishesBytecode = false
+  for (const tx of rlpElements(bytes, txs)) {
+    const signed = rlpItem(bytes, tx.start)
+    const hash = rlpItem(bytes, signed.end)
+    transactionHashes.push(bytesToHex(payload(bytes, hash)))
+    if (isEip712Transaction(payload(bytes, signed))) publishesBytecode = true
+  }
+  return {
+    number: payloadBigInt(headerBytes, number),
+    headerBytes,
+    size: payloadBigInt(bytes, size),
+    l1BatchNumber: payloadBigInt(bytes, batch),
+    l1BatchTimestamp: payloadBigInt(bytes, batchTimestamp),
+    l1BatchTxOffset: txOffset ? payloadNumber(bytes, txOffset) : 0,
+    sealsBatch: sealsBatch ? payloadNumber(bytes, sealsBatch) === 1 : true,
+    ...(editedStateRoot ? { editedStateRoot: payload(bytes, editedStateRoot) } : {}),
+    transactionHashes,
+    publishesBytecode,
+  }
+}
+
+/** The header's RLP in a block record (its keccak is the block hash). */
+export function headerBytesOf(bytes: Uint8Array): Uint8Array {
+  return payload(bytes, rlpItem(bytes, rlpItem(bytes, 0).start))
+}
+
+/** The logs bloom in a header's RLP, read without decoding the header. */
+export function logsBloomOfHeader(headerBytes: Uint8Array): Uint8Array {
+  const bloom = rlpElement(headerBytes, rlpItem(headerBytes, 0), HEADER_LOGS_BLOOM)
+  if (!bloom) throw new Error('a stored block header is damaged')
+  return payload(headerBytes, bloom)
 }

@@ -32,8 +32,15 @@ export interface PersistedChain {
   meta: ChainMeta
   /** Trie nodes and contract code, content-addressed. */
   nodes: Iterable<[string, Uint8Array]>
-  /** Encoded block records (store/blockCodec.ts), block 0 first, up to the head. */
+  /**
+   * More of them, as the packed records `packNodes` makes (store/packing.ts): indexed where they
+   * lie instead of unpacked into one entry each, which cost seconds for a long chain.
+   */
+  packedNodes?: Uint8Array[]
+  /** Encoded block records (store/blockCodec.ts), block 0 first, up to the head (empty: a block missing). */
   blocks: Uint8Array[]
+  /** The blocks' hashes when the store kept them (by number, as `blocks`); else they are computed. */
+  blockHashes?: (Uint8Array | undefined)[]
 }
 
 /** Everything one state change adds, written in one atomic step. */

@@ -1,0 +1,138 @@
+import type { BlockHeader } from '@ethereumjs/block'
+import { bytesToHex, type PrefixedHexString } from '@ethereumjs/util'
+import { keccak_256 } from '@noble/hashes/sha3.js'
+import { logsBloomOfHeader, summarizeBlockRecord } from '../store/blockCodec.ts'
+import type { BlockRecord, TransactionRecord } from './records.ts'
+
+/**
+ * A block restored from the store, indexed from its summary and decoded only when something reads
+ * its header or transactions. Decoding every stored block at load made a warm start grow with
+ * the chain (10,000 blocks: seconds); most of them are never read again, or only by a log query
+ * that their bloom rules out.
+ *
+ * The decoded parts are kept while the block is among the recently read (`DecodedBlocks`), then
+ * dropped and decoded again on the next read. The fields a node changes in place (the batch
+ * flags, the edited state root) are plain fields, kept for the block's life, so this object is
+ * the block wherever it is held.
+ */
+export class StoredBlock implements BlockRecord {
+  readonly hash: PrefixedHexString
+  readonly number: bigint
+  readonly size: bigint
+  readonly l1BatchNumber: bigint
+  readonly l1BatchTimestamp: bigint
+  readonly l1BatchTxOffset: number
+  sealsBatch: boolean
+  batchSealed = false
+  declare editedStateRoot?: Uint8Array
+  declare readonly header: BlockHeader
+  declare readonly transactions: TransactionRecord[]
+  readonly transactionHashes: PrefixedHexString[]
+  /** A ZKsync 0x71 transaction is in it (its factory dependencies are published). */
+  readonly publishesBytecode: boolean
+  readonly #bytes: Uint8Array
+  readonly #headerBytes: Uint8Array
+  readonly #decode: (bytes: Uint8Array) => BlockRecord
+  readonly #recent: DecodedBlocks
+  #decoded: BlockRecord | undefined
+  #logsBloom: Uint8Array | undefined
+
+  /** `hash`: the block hash when the store kept it, else it is computed from the header. */
+  constructor(bytes: Uint8Array, decode: (bytes: Uint8Array) => BlockRecord, recent: DecodedBlocks, hash?: Uint8Array) {
+    const summary = summarizeBlockRecord(bytes)
+    this.#bytes = bytes
+    this.#headerBytes = summary.headerBytes
+    this.#decode = decode
+    this.#recent = recent
+    this.hash = bytesToHex(hash ?? keccak_256(summary.headerBytes))
+    this.number = summary.number
+    this.size = summary.size
+    this.l1BatchNumber = summary.l1BatchNumber
+    this.l1BatchTimestamp = summary.l1BatchTimestamp
+    this.l1BatchTxOffset = summary.l1BatchTxOffset
+    this.sealsBatch = summary.sealsBatch
+    if (summary.editedStateRoot) this.editedStateRoot = summary.editedStateRoot
+    this.transactionHashes = summary.transactionHashes
+    this.publishesBytecode = summary.publishesBytecode
+    // Own, enumerable accessors (not prototype getters): `{ ...block, editedStateRoot }`, how
+    // dev-node methods store a block again, then copies the decoded header and transactions.
+    Object.defineProperties(this, DECODED_FIELDS)
+  }
+
+  /** The stored record's bytes (what the store holds for this block). */
+  get bytes(): Uint8Array {
+    return this.#bytes
+  }
+
+  get logsBloom(): Uint8Array {
+    return (this.#logsBloom ??= this.#decoded?.header.logsBloom ?? logsBloomOfHeader(this.#headerBytes))
+  }
+
+  /** The decoded block, decoding it now if it is not among the recently read. */
+  decoded(): BlockRecord {
+    if (!this.#decoded) {
+      this.#decoded = this.#decode(this.#bytes)
+      if (this.#decoded.hash !== this.hash) throw new Error(`stored block ${this.number} is damaged: its header hashes to ${this.#decoded.hash}, not ${this.hash}`)
+    }
+    this.#recent.touch(this)
+    return this.#decoded
+  }
+
+  /** Drops the decoded parts (the next read decodes them again). */
+  forget(): void {
+    this.#decoded = undefined
+  }
+}
+
+const DECODED_FIELDS: PropertyDescriptorMap = {
+  header: {
+    get(this: StoredBlock) {
+      return this.decoded().header
+    },
+    enumerable: true,
+  },
+  transactions: {
+    get(this: StoredBlock) {
+      return this.decoded().transactions
+    },
+    enumerable: true,
+  },
+}
+
+/**
+ * The stored blocks whose decoded parts are kept: the most recently read, up to `capacity`. A
+ * block read again moves to the back; the one read longest ago is forgotten first.
+ */
+export class DecodedBlocks {
+  private readonly blocks = new Set<StoredBlock>()
+
+  constructor(private readonly capacity = 256) {}
+
+  get size(): number {
+    return this.blocks.size
+  }
+
+  touch(block: StoredBlock): void {
+    this.blocks.delete(block)
+    this.blocks.add(block)
+    if (this.blocks.size <= this.capacity) return
+    const oldest = this.blocks.values().next().value!
+    this.blocks.delete(oldest)
+    oldest.forget()
+  }
+}
+
+/** How many transactions a block holds, without decoding a stored one. */
+export function transactionCount(block: BlockRecord): number {
+  return block instanceof StoredBlock ? block.transactionHashes.length : block.transactions.length
+}
+
+/** The hashes of a block's transactions, without decoding a stored one. */
+export function transactionHashesOf(block: BlockRecord): PrefixedHexString[] {
+  return block instanceof StoredBlock ? block.transactionHashes : block.transactions.map((tx) => tx.hash)
+}
+
+/** A block's logs bloom, without decoding a stored one. */
+export function logsBloomOf(block: BlockRecord): Uint8Array {
+  return block instanceof StoredBlock ? block.logsBloom : block.header.logsBloom
+}

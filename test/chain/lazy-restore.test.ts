@@ -1,0 +1,83 @@
+/**
+ * A restored chain indexes its blocks from their stored records and decodes a block only when
+ * something reads its header or transactions; everything it answers is the same as before.
+ */
+import { afterEach, expect, test } from 'vitest'
+import { createNode, type Node } from '../../src/core/index.ts'
+import { DecodedBlocks, StoredBlock } from '../../src/core/chain/storedBlock.ts'
+import { decodeBlockRecord, encodeBlockRecord } from '../../src/core/store/blockCodec.ts'
+import { MemoryStore } from '../../src/core/store/memoryStore.ts'
+import { DEV, deploy, devWallet, rpc } from '../support/chain.ts'
+
+const nodes: Node[] = []
+afterEach(async () => {
+  await Promise.all(nodes.splice(0).map((node) => node.close()))
+})
+async function open(store: MemoryStore): Promise<Node> {
+  const node = await createNode({ store })
+  nodes.push(node)
+  return node
+}
+
+test('a restored chain answers blocks, transactions, receipts and logs exactly as the chain that stored them', async () => {
+  const store = new MemoryStore()
+  const first = await open(store)
+  const wallet = devWallet(first)
+  const token = await deploy(wallet, 'Token', 'Lazy', 'L', 1000n)
+  const hashes: string[] = []
+  for (let i = 0; i < 4; i++) hashes.push((await token.getFunction('transfer')(DEV[1 + (i % 2)].address, BigInt(i + 1))).hash)
+  hashes.push((await (await wallet.sendTransaction({ to: DEV[2].address, value: 5n })).wait())!.hash)
+  const ask = async (node: Node) => {
+    const call = rpc(node)
+    const head = Number(await call<string>('eth_blockNumber'))
+    const blocks = []
+    for (let n = 0; n <= head; n++) {
+      const block = await call<{ hash: string }>('eth_getBlockByNumber', `0x${n.toString(16)}`, true)
+      blocks.push(block, await call('eth_getBlockByHash', block.hash, false))
+    }
+    const txs = []
+    for (const hash of hashes) txs.push(await call('eth_getTransactionByHash', hash), await call('eth_getTransactionReceipt', hash))
+    const logs = await call('eth_getLogs', { fromBlock: '0x0', toBlock: 'latest', address: await token.getAddress() })
+    const balance = await call('eth_getBalance', DEV[2].address, '0x2')
+    return { blocks, txs, logs, balance }
+  }
+  const before = await ask(first)
+  await first.close()
+
+  const second = await open(store)
+  expect(second.chain.head).toBeInstanceOf(StoredBlock)
+  expect(await ask(second)).toEqual(before)
+  // The restored chain goes on: a new block on top of the stored head.
+  const sent = await (await devWallet(second).sendTransaction({ to: DEV[1].address, value: 1n })).wait()
+  expect(sent!.blockNumber).toBe(Number(before.blocks.length / 2))
+})
+
+test('a stored block is decoded only when its header or transactions are read, and forgotten once many others were', async () => {
+  const store = new MemoryStore()
+  const first = await open(store)
+  await (await devWallet(first).sendTransaction({ to: DEV[1].address, value: 1n })).wait()
+  const record = first.chain.head
+  const bytes = encodeBlockRecord(record)
+  let decodes = 0
+  const decode = (b: Uint8Array) => {
+    decodes++
+    return decodeBlockRecord(b, first.common)
+  }
+  const recent = new DecodedBlocks(1)
+  const stored = new StoredBlock(bytes, decode, recent)
+  const other = new StoredBlock(encodeBlockRecord(first.chain.byNumber(0n)!), decode, recent)
+
+  expect([stored.hash, stored.number, stored.size, stored.l1BatchNumber]).toEqual([record.hash, record.number, record.size, record.l1BatchNumber])
+  expect(stored.transactionHashes).toEqual(record.transactions.map((tx) => tx.hash))
+  expect(stored.logsBloom).toEqual(record.header.logsBloom)
+  expect(decodes).toBe(0)
+
+  expect(stored.transactions[0].receipt).toEqual(record.transactions[0].receipt)
+  expect(stored.header.hash()).toEqual(record.header.hash())
+  expect(decodes).toBe(1)
+  void other.header // the cache holds one block: this one pushes `stored` out
+  void stored.transactions
+  expect(decodes).toBe(3)
+  // A copy (how dev-node methods store a block again) carries the decoded parts.
+  expect({ ...stored }.transactions[0].hash).toBe(record.transactions[0].hash)
+})
