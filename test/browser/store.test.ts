@@ -133,3 +133,29 @@ test('only the store opened last may write: a replaced leader’s commit is refu
   const again = await start({ name })
   expect(await again.provider.request({ method: 'eth_blockNumber' })).toBe('0x1')
 })
+
+test('a long chain’s per-commit records are merged into segments, and the chain read back from them is the same', async () => {
+  const name = uniqueName('segments')
+  const first = await start({ name })
+  await transfer(first, 0, DEV[3].address, 9n)
+  await first.provider.request({ method: 'anvil_mine', params: ['0x258'] }) // 600 blocks: past the merge threshold
+  await transfer(first, 1, DEV[3].address, 4n)
+  const ask = (node: typeof first) =>
+    Promise.all([
+      node.provider.request({ method: 'eth_getBlockByNumber', params: ['0x1', true] }),
+      node.provider.request({ method: 'eth_getBlockByNumber', params: ['0x12c', false] }),
+      node.provider.request({ method: 'eth_getBlockByNumber', params: ['latest', true] }),
+      node.provider.request({ method: 'eth_getBalance', params: [DEV[3].address, '0x1'] }),
+      node.provider.request({ method: 'eth_getBalance', params: [DEV[3].address, 'latest'] }),
+    ])
+  const before = await ask(first)
+  await first.stop()
+
+  const db = await openDB(name)
+  expect(await db.count('segments')).toBeGreaterThan(0)
+  expect(await db.count('blocks')).toBeLessThan(600)
+  db.close()
+  const second = await start({ name })
+  expect(await ask(second)).toEqual(before)
+  expect(await second.provider.request({ method: 'eth_blockNumber' })).toBe('0x25a')
+})
