@@ -1,0 +1,89 @@
+/**
+ * A deployed contract as a card of forms, one per ABI function: views and pure functions are
+ * called (eth_call) and show their decoded result; the others send a transaction from the chosen
+ * account and show its hash, status, gas and events; payable ones get a value field.
+ */
+import { encodeFunctionData, decodeFunctionResult, toFunctionSignature, type AbiFunction } from 'viem'
+import type { Hex, Session } from '../session.ts'
+import { h, uniqueId } from '../ui/dom.ts'
+import { failureView } from '../ui/errors.ts'
+import { explorerLink } from '../ui/links.ts'
+import { namedOutputs } from './abiOutput.ts'
+import { argumentFields } from './argumentFields.ts'
+import type { Deployment } from './deployments.ts'
+import { failureWithReason, followTransaction, valuesView } from './outcome.ts'
+import { send } from './transactions.ts'
+import { accountSelect } from './accountSelect.ts'
+
+export function deployedView(session: Session, deployment: Deployment, onForget: () => void): HTMLElement {
+  const from = accountSelect(session, 'Send from', deployment.deployer)
+  const functions = deployment.abi.filter((item): item is AbiFunction => item.type === 'function')
+  // Reads first (what one usually tries first), each group in the ABI's (alphabetical) order.
+  const reads = functions.filter(isRead)
+  const writes = functions.filter((fn) => !isRead(fn))
+  const headingId = uniqueId('deployment')
+  return h(
+    'article',
+    { class: 'card deployment', testid: 'deployment', dataset: { address: deployment.address.toLowerCase(), name: deployment.name }, 'aria-labelledby': headingId },
+    h(
+      'header',
+      { class: 'deployment-head' },
+      h('h4', { id: headingId }, deployment.name, ' ', h('span', { class: 'hint' }, 'at '), explorerLink(deployment.address, deployment.address)),
+      h('button', { type: 'button', class: 'secondary small', onclick: onForget, 'aria-label': `Forget ${deployment.name} at ${deployment.address}` }, 'Forget'),
+    ),
+    h('div', { class: 'row' }, from.field),
+    functions.length === 0 ? h('p', { class: 'hint' }, 'This contract has no functions.') : undefined,
+    reads.length > 0 ? h('h5', {}, 'Read') : undefined,
+    reads.map((fn) => functionForm(session, deployment, fn, from.select)),
+    writes.length > 0 ? h('h5', {}, 'Write') : undefined,
+    writes.map((fn) => functionForm(session, deployment, fn, from.select)),
+  )
+}
+
+const isRead = (fn: AbiFunction): boolean => fn.stateMutability === 'view' || fn.stateMutability === 'pure'
+
+function functionForm(session: Session, deployment: Deployment, fn: AbiFunction, from: HTMLSelectElement): HTMLFormElement {
+  const read = isRead(fn)
+  const fields = argumentFields(fn.inputs, fn.stateMutability === 'payable')
+  const result = h('div', { class: 'result', testid: 'result', 'aria-live': 'polite' })
+  const signature = toFunctionSignature(fn)
+  const button = h('button', { type: 'submit', class: read ? 'secondary' : undefined }, read ? 'Call' : 'Send')
+  const returns = fn.outputs.length > 0 ? ` → ${fn.outputs.map((o) => o.type).join(', ')}` : ''
+  const form = h(
+    'form',
+    { class: 'function', testid: `fn-${fn.name}`, dataset: { signature }, 'aria-label': signature, novalidate: true },
+    h('p', { class: 'signature mono' }, h('strong', {}, fn.name), `(${fn.inputs.map((i) => `${i.type}${i.name ? ` ${i.name}` : ''}`).join(', ')})`, h('span', { class: 'hint' }, ` ${fn.stateMutability}${returns}`)),
+    fields.element,
+    h('div', { class: 'actions' }, button),
+    result,
+  )
+  form.addEventListener('submit', (event) => {
+    event.preventDefault()
+    const values = fields.read()
+    if (!values) return
+    let data: Hex
+    try {
+      data = encodeFunctionData({ abi: [fn], functionName: fn.name, args: values.args })
+    } catch (error) {
+      result.replaceChildren(failureView(error))
+      return
+    }
+    button.disabled = true
+    result.replaceChildren(h('p', { class: 'hint' }, read ? 'Calling…' : 'Sending…'))
+    const done = () => (button.disabled = false)
+    const sender = from.value as Hex
+    if (read) {
+      session
+        .request<Hex>('eth_call', [{ from: sender, to: deployment.address, data }, 'latest'])
+        .then((output) => result.replaceChildren(valuesView(namedOutputs(fn.outputs, decodeFunctionResult({ abi: [fn], functionName: fn.name, data: output })))))
+        .catch((error: unknown) => result.replaceChildren(failureWithReason(deployment.abi, error)))
+        .finally(done)
+    } else {
+      send(session, { from: sender, to: deployment.address, data, value: values.value })
+        .then((hash) => followTransaction(result, session, deployment.abi, hash, fn))
+        .catch((error: unknown) => result.replaceChildren(failureWithReason(deployment.abi, error)))
+        .finally(done)
+    }
+  })
+  return form
+}

@@ -1,0 +1,179 @@
+/**
+ * The Contracts panel: Solidity compiled in the page (solc in its worker), deployed from a dev
+ * account, then called and transacted through the forms built from the ABI. Loading and running
+ * the 9 MB compiler takes seconds on a small machine: the timeouts are generous.
+ */
+import { expect, test, type Locator, type Page } from '@playwright/test'
+import { DEV, openPlayground, rpc } from './support/playground.ts'
+
+const COMPILE_TIMEOUT = 120_000
+const SUPPLY = '1000000000000000000000000'
+
+test.describe.configure({ timeout: 240_000 })
+
+/** Compiles what is in the editor and waits for the summary line. */
+async function compile(panel: Locator): Promise<void> {
+  await panel.getByTestId('compile').click()
+  await expect(panel.getByTestId('compile-summary')).toBeVisible({ timeout: COMPILE_TIMEOUT })
+}
+
+/** Deploys the compiled contract with the default arguments; returns its card. */
+async function deploy(panel: Locator, name: string): Promise<Locator> {
+  const deploySection = panel.getByTestId('deploy')
+  await expect(deploySection.getByLabel('Contract', { exact: true })).toHaveValue(name)
+  await deploySection.getByRole('button', { name: 'Deploy' }).click()
+  const result = deploySection.getByTestId('deploy-result')
+  await expect(result.getByTestId('tx-status')).toHaveText('success')
+  const address = (await result.getByTestId('contract-address').textContent())!.trim().toLowerCase()
+  expect(address).toMatch(/^0x[0-9a-f]{40}$/)
+  const card = panel.locator(`[data-testid="deployment"][data-address="${address}"]`)
+  await expect(card.getByRole('heading', { level: 4 })).toContainText(name)
+  return card
+}
+
+function contractsPanel(page: Page): Locator {
+  return page.getByTestId('panel-contracts')
+}
+
+test('compile, deploy and call the ERC-20: the deployer holds the supply, a transfer moves tokens, the list survives a reload', async ({ page }) => {
+  await openPlayground(page, 'contracts')
+  const panel = contractsPanel(page)
+  await expect(panel.getByTestId('example')).toHaveValue('token')
+  await compile(panel)
+  await expect(panel.getByTestId('compile-summary')).toHaveText(/^Compiled in [\d.]+ s: PlaygroundToken\.$/)
+  await expect(panel.getByTestId('compiler-status')).toHaveText(/^solc 0\.8\.28\+commit\.\w+.* · EVM prague$/)
+
+  // The example's constructor arguments are filled in.
+  const deploySection = panel.getByTestId('deploy')
+  await expect(deploySection.getByLabel('name_ (string)')).toHaveValue('Playground Token')
+  await expect(deploySection.getByLabel('supply (uint256)')).toHaveValue(SUPPLY)
+  const token = await deploy(panel, 'PlaygroundToken')
+  // Deploying minted the supply to the deployer: the Transfer event from the zero address.
+  await expect(deploySection.getByTestId('events')).toContainText(`Transfer(from: 0x0000000000000000000000000000000000000000, to: ${DEV[0].address}`.toLowerCase(), { ignoreCase: true })
+
+  const balanceOf = token.getByTestId('fn-balanceOf')
+  await balanceOf.getByLabel('account').fill(DEV[0].address)
+  await balanceOf.getByRole('button', { name: 'Call' }).click()
+  await expect(balanceOf.getByTestId('value')).toHaveText(SUPPLY)
+
+  const name = token.getByTestId('fn-name')
+  await name.getByRole('button', { name: 'Call' }).click()
+  await expect(name.getByTestId('value')).toHaveText('Playground Token')
+
+  // A bad argument is refused where it was typed, before anything is sent.
+  const transfer = token.getByTestId('fn-transfer')
+  await transfer.getByLabel('to (address)').fill('0x1234')
+  await transfer.getByLabel('value (uint256)').fill('250')
+  await transfer.getByRole('button', { name: 'Send' }).click()
+  await expect(transfer.getByRole('alert')).toHaveText('expected an address: 0x and 40 hex digits')
+  await expect(transfer.getByLabel('to (address)')).toBeFocused()
+
+  await transfer.getByLabel('to (address)').fill(DEV[1].address)
+  await transfer.getByRole('button', { name: 'Send' }).click()
+  const outcome = transfer.getByTestId('result')
+  await expect(outcome.getByTestId('tx-status')).toHaveText('success')
+  await expect(transfer.getByRole('alert')).toHaveCount(0)
+  await expect(outcome.getByTestId('events')).toContainText(`Transfer(from: ${DEV[0].address}, to: ${DEV[1].address}, value: 250)`, { ignoreCase: true })
+  await expect(outcome.getByTestId('gas-used')).toHaveText(/^[\d,]+$/)
+  await expect(outcome.getByTestId('returned')).toContainText('true')
+  // The hash links to its trace; the node has the transaction.
+  const traceHref = await outcome.getByTestId('trace-link').getAttribute('href')
+  expect(traceHref).toMatch(/^#traces\/0x[0-9a-f]{64}$/)
+  const receipt = await rpc<{ status: string }>(page, 'eth_getTransactionReceipt', traceHref!.slice('#traces/'.length))
+  expect(receipt.status).toBe('0x1')
+
+  await balanceOf.getByLabel('account').fill(DEV[1].address)
+  await balanceOf.getByRole('button', { name: 'Call' }).click()
+  await expect(balanceOf.getByTestId('value')).toHaveText('250')
+
+  // The chain is in IndexedDB and the list of contracts in localStorage: both come back.
+  await page.reload()
+  await expect(page.getByTestId('status')).toHaveText(/^node ready/, { timeout: 30_000 })
+  const again = contractsPanel(page).getByTestId('deployment')
+  await expect(again).toHaveCount(1)
+  const balanceAfterReload = again.getByTestId('fn-balanceOf')
+  await balanceAfterReload.getByLabel('account').fill(DEV[1].address)
+  await balanceAfterReload.getByRole('button', { name: 'Call' }).click()
+  await expect(balanceAfterReload.getByTestId('value')).toHaveText('250')
+})
+
+test('a compiler error is shown with its line and column, and leads to the spot in the source', async ({ page }) => {
+  await openPlayground(page, 'contracts')
+  const panel = contractsPanel(page)
+  const source = panel.getByLabel('Solidity source')
+  await source.fill(['// SPDX-License-Identifier: MIT', 'pragma solidity ^0.8.24;', '', 'contract Broken {', '    function one() external pure returns (uint256) {', '        return 1', '    }', '}', ''].join('\n'))
+  await compile(panel)
+  await expect(panel.getByTestId('compile-summary')).toHaveText('Compilation failed: 1 error.')
+  const diagnostic = panel.getByTestId('diagnostic')
+  await expect(diagnostic).toHaveCount(1)
+  await expect(diagnostic).toHaveAttribute('data-line', '7')
+  await expect(diagnostic).toContainText("7:5 ParserError: Expected ';' but got '}'")
+  await expect(panel.getByTestId('deploy')).toBeHidden()
+
+  await diagnostic.getByRole('button', { name: 'Go to line 7, column 5' }).click()
+  await expect(source).toBeFocused()
+  await expect(panel.getByTestId('caret')).toHaveText('line 7, column 5')
+
+  // Tab indents in the editor instead of leaving it.
+  await source.press('End')
+  await source.press('Tab')
+  await expect(source).toBeFocused()
+  expect(await source.inputValue()).toContain('    }    \n}')
+})
+
+test('a revert shows its decoded reason and the JSON-RPC code', async ({ page }) => {
+  await openPlayground(page, 'contracts')
+  const panel = contractsPanel(page)
+  await panel.getByTestId('example').selectOption('counter')
+  await compile(panel)
+  await expect(panel.getByTestId('compile-summary')).toHaveText(/^Compiled in [\d.]+ s: Counter\.$/)
+  const counter = await deploy(panel, 'Counter')
+
+  const set = counter.getByTestId('fn-set')
+  await set.getByLabel('value (uint256)').fill('0')
+  await set.getByRole('button', { name: 'Send' }).click()
+  await expect(set.getByTestId('revert-reason')).toHaveText('Reverted: Counter: value must be positive')
+  const error = set.getByRole('alert')
+  await expect(error).toHaveAttribute('data-code', '3')
+  await expect(error).toContainText('error 3: execution reverted')
+
+  // A custom error, decoded from the ABI with its arguments.
+  await set.getByLabel('value (uint256)').fill('2000000')
+  await set.getByRole('button', { name: 'Send' }).click()
+  await expect(set.getByTestId('revert-reason')).toHaveText('Reverted: TooLarge(value: 2000000, max: 1000000)')
+  await expect(set.getByRole('alert')).toHaveAttribute('data-code', '3')
+
+  // A value that is fine goes through; a view reads it back.
+  await set.getByLabel('value (uint256)').fill('42')
+  await set.getByRole('button', { name: 'Send' }).click()
+  await expect(set.getByTestId('tx-status')).toHaveText('success')
+  const count = counter.getByTestId('fn-count')
+  await count.getByRole('button', { name: 'Call' }).click()
+  await expect(count.getByTestId('value')).toHaveText('42')
+
+  // A payable function takes ether.
+  const tip = counter.getByTestId('fn-tip')
+  await tip.getByLabel('Value (ETH)').fill('0.5')
+  await tip.getByRole('button', { name: 'Send' }).click()
+  await expect(tip.getByTestId('events')).toContainText('Tipped(by: ')
+  await expect(tip.getByTestId('events')).toContainText('amount: 500000000000000000)')
+})
+
+test('a contract sends an L2→L1 message through the L1Messenger', async ({ page }) => {
+  await openPlayground(page, 'contracts')
+  const panel = contractsPanel(page)
+  await panel.getByTestId('example').selectOption('l1-notifier')
+  await compile(panel)
+  const notifier = await deploy(panel, 'L1Notifier')
+  const notify = notifier.getByTestId('fn-notify')
+  await notify.getByLabel('text (string)').fill('hello L1')
+  await notify.getByRole('button', { name: 'Send' }).click()
+  const outcome = notify.getByTestId('result')
+  await expect(outcome.getByTestId('tx-status')).toHaveText('success')
+  await expect(outcome.getByTestId('events')).toContainText('L1MessageSent(_sender: ')
+  await expect(outcome.getByTestId('events')).toContainText('Notified(by: ')
+  await expect(outcome.getByTestId('l2-to-l1')).toHaveText(/^1 · /)
+  const sent = notifier.getByTestId('fn-sent')
+  await sent.getByRole('button', { name: 'Call' }).click()
+  await expect(sent.getByTestId('value')).toHaveText('1')
+})
