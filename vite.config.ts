@@ -40,6 +40,8 @@ export default defineConfig({
     outDir: fromRoot('./dist'),
     // dist/ is outside root, so Vite would refuse to clean it without this.
     emptyOutDir: true,
+    // Two pages: the playground and the example dApp it links to (demo/dapp/).
+    rolldownOptions: { input: { main: fromRoot('./demo/index.html'), dapp: fromRoot('./demo/dapp/index.html') } },
   },
   worker: { format: 'es' },
   optimizeDeps: { include: browserDeps },
