@@ -1,5 +1,6 @@
 import { openDB, unwrap, type DBSchema, type IDBPDatabase, type IDBPTransaction } from 'idb'
-import { packNodes, packZeros, unpackNodes, unpackZeros } from './packing.ts'
+import { packNodes, packZeros, unpackZeros } from './packing.ts'
+import { blockHashOfPacked, decodeSegment, encodeSegment, type SegmentBlock } from './segments.ts'
 import type { ChainCommit, ChainMeta, PersistedChain, Store } from './store.ts'
 
 /**
@@ -7,8 +8,17 @@ import type { ChainCommit, ChainMeta, PersistedChain, Store } from './store.ts'
  * 2: new trie nodes are written as one packed record per commit (`nodeBatches`), block records
  *    zero-packed: a commit is 3 records, not one per node (bench: ~4 ms less per durable block).
  *    Records of layout 1 (`nodes`, raw blocks) are still read.
+ * 3: `segments`: the per-commit records merged in the background into a few large ones
+ *    (segments.ts), so a warm start reads tens of records, not two per block. Layout-2 records
+ *    are read as they are and merged.
  */
-const DB_VERSION = 2
+const DB_VERSION = 3
+
+/**
+ * Per-commit records (block and node records) left unmerged before the store merges them into a
+ * segment: a few hundred records read at load cost a few milliseconds.
+ */
+const SEGMENT_AFTER_RECORDS = 512
 
 interface ChainDB extends DBSchema {
   /** Layout 1: trie nodes and contract code by their content key, one record each (read only). */
@@ -17,6 +27,11 @@ interface ChainDB extends DBSchema {
   nodeBatches: { key: number; value: Uint8Array }
   /** Encoded block records by number (store/blockCodec.ts), zero-packed (packing.ts). */
   blocks: { key: number; value: Uint8Array }
+  /**
+   * Merged `blocks` and `nodeBatches` records (segments.ts), in the order they were merged. A
+   * block in a later segment, or in `blocks`, is a newer version of it (stored again).
+   */
+  segments: { key: number; value: Uint8Array }
   /**
    * 'chain': which chain this is and where its head is. 'lease': which store (one per leader
    * tab) may write; only the newest opened one does.
@@ -28,7 +43,7 @@ interface Lease {
   owner: string
 }
 
-type StoreName = 'meta' | 'nodes' | 'nodeBatches' | 'blocks'
+type StoreName = 'meta' | 'nodes' | 'nodeBatches' | 'blocks' | 'segments'
 
 export type Durability = 'relaxed' | 'strict'
 
@@ -45,6 +60,9 @@ export type Durability = 'relaxed' | 'strict'
  */
 export class IndexedDbStore implements Store {
   private readonly lease: Lease = { owner: crypto.randomUUID() }
+  /** Per-commit records written and not merged into a segment yet (as far as this store knows). */
+  private unmerged = 0
+  private merging: Promise<void> | undefined
 
   private constructor(
     private readonly db: IDBPDatabase<ChainDB>,
@@ -62,6 +80,7 @@ export class IndexedDbStore implements Store {
             database.createObjectStore('meta')
           }
           if (oldVersion < 2) database.createObjectStore('nodeBatches', { autoIncrement: true })
+          if (oldVersion < 3) database.createObjectStore('segments', { autoIncrement: true })
         },
         // Another tab opening a newer layout: let it, this connection is done.
         blocking() {
@@ -80,19 +99,47 @@ export class IndexedDbStore implements Store {
   }
 
   async load(): Promise<PersistedChain | undefined> {
-    const tx = this.db.transaction(['meta', 'nodes', 'nodeBatches', 'blocks'], 'readonly')
-    const [meta, keys, values, batches, blocks] = await Promise.all([
+    const tx = this.db.transaction(['meta', 'nodes', 'nodeBatches', 'blocks', 'segments'], 'readonly')
+    const [meta, keys, values, segments, batches, blockNumbers, blocks] = await Promise.all([
       tx.objectStore('meta').get('chain'),
       tx.objectStore('nodes').getAllKeys(),
       tx.objectStore('nodes').getAll(),
+      tx.objectStore('segments').getAll(),
       tx.objectStore('nodeBatches').getAll(),
+      tx.objectStore('blocks').getAllKeys(),
       tx.objectStore('blocks').getAll(),
       tx.done,
     ])
     if (!meta) return undefined
-    const nodes = keys.map((key, i): [string, Uint8Array] => [key, values[i]])
-    for (const batch of batches) unpackNodes(batch, nodes)
-    return { meta: meta as ChainMeta, nodes, blocks: blocks.map(unpackZeros) }
+    const head = Number((meta as ChainMeta).headNumber)
+    this.unmerged = batches.length + blocks.length
+    const packed: Uint8Array[] = []
+    const hashes: (Uint8Array | undefined)[] = []
+    // Oldest first, so that a block stored again replaces its earlier version.
+    for (const segment of segments) {
+      const decoded = decodeSegment(segment)
+      for (const block of decoded.blocks) {
+        packed[block.number] = block.packed
+        hashes[block.number] = block.hash
+      }
+      if (decoded.nodes.length > 0) batches.unshift(decoded.nodes)
+    }
+    blockNumbers.forEach((number, i) => {
+      packed[number] = blocks[i]
+      hashes[number] = undefined
+    })
+    // Blocks above the head were dropped (a failed or reverted tail) after a segment kept them.
+    packed.length = Math.min(packed.length, head + 1)
+    hashes.length = packed.length
+    this.mergeWhenDue()
+    return {
+      meta: meta as ChainMeta,
+      nodes: keys.map((key, i): [string, Uint8Array] => [key, values[i]]),
+      packedNodes: batches,
+      // A missing block stays empty, for the node to refuse the chain as incomplete.
+      blocks: Array.from(packed, (bytes) => (bytes ? unpackZeros(bytes) : new Uint8Array())),
+      blockHashes: hashes,
+    }
   }
 
   async commit({ meta, nodes, blocks, dropAbove }: ChainCommit): Promise<void> {
@@ -120,20 +167,62 @@ export class IndexedDbStore implements Store {
       for (const { number, bytes } of packedBlocks) blockStore.put(bytes, Number(number))
       tx.objectStore('meta').put(meta, 'chain')
       // A failed request aborts the transaction; a full disk shows only here, at commit (browser-arch §3).
-      tx.oncomplete = () => resolve()
+      tx.oncomplete = () => {
+        this.merged((packedNodes ? 1 : 0) + packedBlocks.length)
+        resolve()
+      }
       // An abort that names no error (as idb's tx.done does): what refusedWrite words.
       tx.onabort = () => reject(leaseLost ? new Error(LEASE_LOST) : refusedWrite(tx.error ?? new DOMException('the transaction was aborted', 'AbortError')))
     })
   }
 
+  /** Counts a commit's records, for `mergeWhenDue`. */
+  private merged(records: number): void {
+    this.unmerged += records
+    this.mergeWhenDue()
+  }
+
+  /** Merges the per-commit records into a segment, in the background, once there are enough of them. */
+  private mergeWhenDue(): void {
+    if (this.merging || this.unmerged < SEGMENT_AFTER_RECORDS) return
+    this.merging = this.merge()
+      .catch(() => {}) // merging is an optimisation: the records it did not merge stay readable
+      .finally(() => (this.merging = undefined))
+  }
+
+  /**
+   * One readwrite transaction: reads every per-commit record, writes them as one segment and
+   * deletes them. IndexedDB runs it between commits, never beside one, and the lease check
+   * keeps a replaced leader from merging over the new one's records.
+   */
+  private async merge(): Promise<void> {
+    const tx = this.db.transaction(['meta', 'nodeBatches', 'blocks', 'segments'], 'readwrite', { durability: this.durability })
+    await this.holdsLease(tx, tx.objectStore('meta').get('lease'))
+    const [batchKeys, batches, blockNumbers, blocks] = await Promise.all([
+      tx.objectStore('nodeBatches').getAllKeys(),
+      tx.objectStore('nodeBatches').getAll(),
+      tx.objectStore('blocks').getAllKeys(),
+      tx.objectStore('blocks').getAll(),
+    ])
+    const merged: SegmentBlock[] = blockNumbers.map((number, i) => ({ number, hash: blockHashOfPacked(blocks[i]), packed: blocks[i] }))
+    this.unmerged = 0
+    if (merged.length === 0 && batches.length === 0) return
+    void tx.objectStore('segments').add(encodeSegment(merged, batches)).catch(() => {})
+    if (batchKeys.length > 0) void tx.objectStore('nodeBatches').delete(IDBKeyRange.bound(batchKeys[0], batchKeys[batchKeys.length - 1])).catch(() => {})
+    if (blockNumbers.length > 0) void tx.objectStore('blocks').delete(IDBKeyRange.bound(blockNumbers[0], blockNumbers[blockNumbers.length - 1])).catch(() => {})
+    await tx.done
+  }
+
   async wipe(): Promise<void> {
-    const tx = this.db.transaction(['meta', 'nodes', 'nodeBatches', 'blocks'], 'readwrite')
+    await this.merging
+    const tx = this.db.transaction(['meta', 'nodes', 'nodeBatches', 'blocks', 'segments'], 'readwrite')
     await this.holdsLease(tx, tx.objectStore('meta').get('lease'))
     await Promise.all([
       tx.objectStore('meta').delete('chain'),
       tx.objectStore('nodes').clear(),
       tx.objectStore('nodeBatches').clear(),
       tx.objectStore('blocks').clear(),
+      tx.objectStore('segments').clear(),
       tx.done,
     ])
   }
@@ -148,6 +237,8 @@ export class IndexedDbStore implements Store {
   }
 
   async close(): Promise<void> {
+    // A merge under way completes (or aborts whole) on its own; wait so that a reopened store finds it done.
+    await this.merging
     this.db.close()
   }
 }
