@@ -31,7 +31,8 @@ const scope = self.registration.scope
 const scoped = (path: string) => new URL(path, scope).href
 const immutablePrefix = scoped(`${manifest.immutableDir}/`)
 
-self.addEventListener('install', (event) => event.waitUntil(cacheFiles(manifest.shell)))
+// The big files too when an earlier build's cache has them: activate is about to drop that cache.
+self.addEventListener('install', (event) => event.waitUntil(Promise.all([cacheFiles(manifest.shell), cacheFiles(manifest.deferred, { download: false })])))
 
 self.addEventListener('activate', (event) => {
   // The relay claims the pages; this drops the caches of earlier builds (the new shell is in place).
@@ -102,10 +103,11 @@ const MATCH: CacheQueryOptions = { ignoreVary: true }
 /**
  * Caches the listed files not cached yet. A content-hashed file an earlier build's cache holds
  * is copied from there (the compiler is not downloaded again for each deploy); the rest is
- * fetched past the HTTP cache. A file that fails is logged and left for later: the offline cache
- * must never stop the worker from installing, or the page would lose its HTTP endpoint.
+ * fetched past the HTTP cache, unless `download` is false. A file that fails is logged and left
+ * for later: the offline cache must never stop the worker from installing, or the page would
+ * lose its HTTP endpoint.
  */
-async function cacheFiles(paths: readonly string[]): Promise<void> {
+async function cacheFiles(paths: readonly string[], { download = true } = {}): Promise<void> {
   const cache = await caches.open(cacheName)
   await Promise.all(
     paths.map(async (path) => {
@@ -113,6 +115,7 @@ async function cacheFiles(paths: readonly string[]): Promise<void> {
       if (await cache.match(url, MATCH)) return
       try {
         const earlier = url.startsWith(immutablePrefix) ? await caches.match(url, MATCH) : undefined
+        if (!earlier && !download) return
         const response = earlier ?? (await fetch(url, { cache: 'reload' }))
         if (!response.ok) throw new Error(`HTTP ${response.status}`)
         await cache.put(url, response.clone())
