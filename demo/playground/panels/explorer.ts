@@ -77,7 +77,8 @@ export const explorerPanel: Panel = (() => {
     if (mine !== generation) return
     live = rendered.live
     view.removeAttribute('aria-busy')
-    view.replaceChildren(...(query.kind === 'overview' && logs ? [rendered.element, logs] : [rendered.element]))
+    view.replaceChildren(rendered.element)
+    if (logs) logs.hidden = query.kind !== 'overview'
   }
 
   function search(event: Event): void {
@@ -109,6 +110,7 @@ export const explorerPanel: Panel = (() => {
       root = panelRoot
       navigatorRef = navigator
       logs = logsForm(started)
+      logs.hidden = true
       const searchField = field('Search the chain', searchInput, SEARCH_HINT)
       searchProblem.id = 'explorer-search-problem'
       searchInput.setAttribute('aria-describedby', `${searchInput.getAttribute('aria-describedby') ?? ''} ${searchProblem.id}`.trim())
@@ -131,9 +133,13 @@ export const explorerPanel: Panel = (() => {
           searchProblem,
         ),
         view,
+        // Outside the live view, so a new block never rebuilds the form being typed into.
+        logs,
       )
       started.onHead(() => {
-        if (live && root && !root.hidden) void render(true)
+        // A rebuild would take the keyboard focus away from a link being tabbed through; the next
+        // head after focus leaves (or showing the panel again) brings the view up to date.
+        if (live && root && !root.hidden && !view.contains(document.activeElement)) void render(true)
       })
     },
     show(argument) {

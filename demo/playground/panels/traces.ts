@@ -100,7 +100,8 @@ export const tracesPanel: Panel = (() => {
         result,
       )
       started.onHead(() => {
-        if (root && !root.hidden) void refreshRecent()
+        // Not under the keyboard focus: rebuilding the list would drop it.
+        if (root && !root.hidden && !recent.contains(document.activeElement)) void refreshRecent()
       })
     },
     show(argument) {
