@@ -95,6 +95,12 @@ test('compile, deploy and call the ERC-20: the deployer holds the supply, a tran
   await balanceAfterReload.getByLabel('account').fill(DEV[1].address)
   await balanceAfterReload.getByRole('button', { name: 'Call' }).click()
   await expect(balanceAfterReload.getByTestId('value')).toHaveText('250')
+
+  // Other panels link to a contract as #contracts/<address>: its card gets the focus.
+  const address = await again.getAttribute('data-address')
+  await page.getByTestId('tab-accounts').click()
+  await page.evaluate((a) => (location.hash = `#contracts/${a}`), address)
+  await expect(again).toBeFocused()
 })
 
 test('a compiler error is shown with its line and column, and leads to the spot in the source', async ({ page }) => {

@@ -24,7 +24,7 @@ export function deployedView(session: Session, deployment: Deployment, onForget:
   const headingId = uniqueId('deployment')
   return h(
     'article',
-    { class: 'card deployment', testid: 'deployment', dataset: { address: deployment.address.toLowerCase(), name: deployment.name }, 'aria-labelledby': headingId },
+    { class: 'card deployment', testid: 'deployment', dataset: { address: deployment.address.toLowerCase(), name: deployment.name }, 'aria-labelledby': headingId, tabindex: '-1' },
     h(
       'header',
       { class: 'deployment-head' },
@@ -49,12 +49,14 @@ function functionForm(session: Session, deployment: Deployment, fn: AbiFunction,
   const signature = toFunctionSignature(fn)
   const button = h('button', { type: 'submit', class: read ? 'secondary' : undefined }, read ? 'Call' : 'Send')
   const returns = fn.outputs.length > 0 ? ` → ${fn.outputs.map((o) => o.type).join(', ')}` : ''
+  // The button ends the fields' row (a function without parameters: one line with its name).
+  fields.element.append(h('div', { class: 'actions' }, button))
+  const compact = fn.inputs.length === 0 && fn.stateMutability !== 'payable'
   const form = h(
     'form',
-    { class: 'function', testid: `fn-${fn.name}`, dataset: { signature }, 'aria-label': signature, novalidate: true },
+    { class: ['function', compact && 'compact', read ? 'read' : 'write'].filter(Boolean).join(' '), testid: `fn-${fn.name}`, dataset: { signature }, 'aria-label': signature, novalidate: true },
     h('p', { class: 'signature mono' }, h('strong', {}, fn.name), `(${fn.inputs.map((i) => `${i.type}${i.name ? ` ${i.name}` : ''}`).join(', ')})`, h('span', { class: 'hint' }, ` ${fn.stateMutability}${returns}`)),
     fields.element,
-    h('div', { class: 'actions' }, button),
     result,
   )
   form.addEventListener('submit', (event) => {

@@ -25,24 +25,29 @@ type AbiConstructor = Extract<Abi[number], { type: 'constructor' }>
 const DRAFTS_KEY = 'pagenode.playground.contracts.drafts'
 
 /** Set once mounted: `show` needs them. */
-let mounted: { session: Session; compiler: SolidityCompiler; deployments: Deployments } | undefined
+let mounted: { session: Session; compiler: SolidityCompiler; deployments: Deployments; reveal: (address: string) => void } | undefined
 
 export const contractsPanel: Panel = {
   id: 'contracts',
   title: 'Contracts',
   mount(root, session) {
-    mounted = { session, compiler: new SolidityCompiler(), deployments: new Deployments(session.chainId) }
-    root.append(...build(session, mounted.compiler, mounted.deployments))
+    const compiler = new SolidityCompiler()
+    const deployments = new Deployments(session.chainId)
+    const { elements, reveal } = build(session, compiler, deployments)
+    root.append(...elements)
+    mounted = { session, compiler, deployments, reveal }
   },
-  show() {
+  /** `#contracts/0xabc…` scrolls to that deployed contract's card. */
+  show(argument) {
     if (!mounted) return
     // The compiler is 9 MB: fetched when the panel is first opened, not with the page.
     mounted.compiler.load()
     void mounted.deployments.prune(mounted.session)
+    if (argument) mounted.reveal(argument)
   },
 }
 
-function build(session: Session, compiler: SolidityCompiler, deployments: Deployments): HTMLElement[] {
+function build(session: Session, compiler: SolidityCompiler, deployments: Deployments): { elements: HTMLElement[]; reveal: (address: string) => void } {
   const drafts = readDrafts()
   let example: Example = EXAMPLES[0]
   let compiled: { result: CompileResult; example: Example } | undefined
@@ -212,8 +217,16 @@ function build(session: Session, compiler: SolidityCompiler, deployments: Deploy
     lastHead = head.number
   })
 
+  function reveal(address: string): void {
+    const card = [...deployedList.querySelectorAll<HTMLElement>('[data-testid="deployment"]')].find((element) => element.dataset.address === address.toLowerCase())
+    if (!card) return
+    card.scrollIntoView({ block: 'start' })
+    // The card itself (tabindex -1), as a skip link's target: Tab goes on into its controls.
+    card.focus({ preventScroll: true })
+  }
+
   load(example)
-  return [
+  const elements = [
     h('h2', {}, 'Contracts'),
     h('p', { class: 'hint' }, `Solidity compiled in this page (solc in a worker, for the ${EVM_VERSION} EVM the node runs), deployed from a dev account, then called from forms built from the ABI.`),
     h(
@@ -228,6 +241,7 @@ function build(session: Session, compiler: SolidityCompiler, deployments: Deploy
     deploySection,
     h('section', { 'aria-labelledby': deployedHeading.id }, deployedHeading, deployedList),
   ]
+  return { elements, reveal }
 }
 
 function field(label: string, control: HTMLElement): HTMLDivElement {
