@@ -13,7 +13,7 @@ import { Miner } from './chain/miner.ts'
 import { MiningMode } from './chain/miningMode.ts'
 import { stateRootOf, type BlockRecord } from './chain/records.ts'
 import { SnapshotRegistry } from './chain/snapshots.ts'
-import { DecodedBlocks, StoredBlock } from './chain/storedBlock.ts'
+import { DecodedBlocks, RecentLogs, StoredBlock } from './chain/storedBlock.ts'
 import { TxPool } from './chain/txPool.ts'
 import { resolveConfig, type NodeConfig, type ResolvedConfig } from './config.ts'
 import { executionBlock } from './exec/blockProducer.ts'
@@ -283,7 +283,8 @@ function restoreChain(persisted: PersistedChain, chain: Chain, common: Common, c
   }
   const decode = (bytes: Uint8Array) => decodeBlockRecord(bytes, common)
   const recent = new DecodedBlocks()
-  blocks.forEach((bytes, number) => chain.append(new StoredBlock(bytes, decode, recent, blockHashes?.[number])))
+  const recentLogs = new RecentLogs()
+  blocks.forEach((bytes, number) => chain.append(new StoredBlock(bytes, decode, recent, blockHashes?.[number], recentLogs)))
   if (chain.byNumber(0n)!.hash !== meta.genesisHash) {
     throw new ChainStoreError('the stored chain is damaged: its genesis block does not match its record')
   }

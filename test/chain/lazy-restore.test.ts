@@ -2,7 +2,7 @@
  * A restored chain indexes its blocks from their stored records and decodes a block only when
  * something reads its header or transactions; everything it answers is the same as before.
  */
-import { afterEach, expect, test } from 'vitest'
+import { afterEach, expect, test, vi } from 'vitest'
 import { createNode, type Node } from '../../src/core/index.ts'
 import { DecodedBlocks, StoredBlock } from '../../src/core/chain/storedBlock.ts'
 import { decodeBlockRecord, encodeBlockRecord } from '../../src/core/store/blockCodec.ts'
@@ -80,4 +80,40 @@ test('a stored block is decoded only when its header or transactions are read, a
   expect(decodes).toBe(3)
   // A copy (how dev-node methods store a block again) carries the decoded parts.
   expect({ ...stored }.transactions[0].hash).toBe(record.transactions[0].hash)
+})
+
+test('a log query reads a stored block’s logs from its receipts, without decoding it, and finds what the live chain found', async () => {
+  const store = new MemoryStore()
+  const first = await open(store)
+  const wallet = devWallet(first)
+  const token = await deploy(wallet, 'Token', 'Logs', 'G', 1000n)
+  for (let i = 0; i < 3; i++) await (await token.getFunction('transfer')(DEV[1 + (i % 2)].address, BigInt(i + 1))).wait()
+  await (await wallet.sendTransaction({ to: DEV[2].address, value: 5n })).wait()
+  const address = await token.getAddress()
+  const transfer = token.interface.getEvent('Transfer')!.topicHash
+  const holder = `0x${DEV[2].address.slice(2).toLowerCase().padStart(64, '0')}`
+  const queries = [
+    { fromBlock: '0x0', toBlock: 'latest', address },
+    { fromBlock: '0x0', toBlock: 'latest', topics: [transfer, null, holder] },
+    { fromBlock: '0x0', toBlock: 'latest', topics: [[transfer], [holder]] },
+    { fromBlock: '0x0', toBlock: 'latest' },
+  ]
+  const ask = (node: Node) => Promise.all(queries.map((query) => rpc(node)('eth_getLogs', query)))
+  const before = await ask(first)
+  expect(before[0]).toHaveLength(4)
+  expect(before[1]).toHaveLength(1)
+  await first.close()
+
+  const second = await open(store)
+  const head = second.chain.head as StoredBlock
+  const decoded = vi.spyOn(StoredBlock.prototype, 'decoded')
+  expect(await ask(second)).toEqual(before)
+  expect(decoded).not.toHaveBeenCalled()
+  decoded.mockRestore()
+  // The logs read from the record are the ones decoding gives, indexes and transactions included.
+  const block = second.chain.byNumber(2n) as StoredBlock
+  const { logs, txs } = block.logs()
+  expect(logs).toEqual(block.transactions.flatMap((tx) => tx.receipt.logs))
+  expect(txs).toEqual(block.transactions.flatMap((tx) => tx.receipt.logs.map(() => ({ hash: tx.hash, index: tx.index }))))
+  expect(head.timestamp).toBe(head.header.timestamp)
 })

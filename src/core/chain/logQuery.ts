@@ -1,7 +1,7 @@
 import { hexToBytes, type PrefixedHexString } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
-import type { BlockRecord, LogRecord, TransactionRecord } from './records.ts'
-import { logsBloomOf, transactionCount } from './storedBlock.ts'
+import type { BlockRecord, LogRecord } from './records.ts'
+import { StoredBlock, type LogTransaction } from './storedBlock.ts'
 
 /** Which logs a query wants: any of `addresses`; per position, any of the topics (null: any). */
 export interface LogCriteria {
@@ -11,56 +11,84 @@ export interface LogCriteria {
 
 export interface MatchedLog {
   log: LogRecord
-  tx: TransactionRecord
+  tx: LogTransaction
   block: BlockRecord
 }
 
-/** The three bloom bits of a value, computed once per query instead of once per block. */
-type BloomBits = [number, number][]
-
-function bloomBits(value: PrefixedHexString): BloomBits {
-  const hash = keccak_256(hexToBytes(value))
-  const bits: BloomBits = []
-  for (let i = 0; i < 6; i += 2) {
-    const bit = ((hash[i] << 8) | hash[i + 1]) & 2047
-    bits.push([255 - (bit >> 3), 1 << (bit & 7)])
-  }
+/**
+ * The bloom bits of a set of alternatives (any of them may be there), computed once per query
+ * instead of once per block: per alternative, three (byte index, mask) pairs, flat.
+ */
+function bloomBits(values: PrefixedHexString[]): Int32Array {
+  const bits = new Int32Array(values.length * 6)
+  values.forEach((value, v) => {
+    const hash = keccak_256(hexToBytes(value))
+    for (let i = 0; i < 3; i++) {
+      const bit = ((hash[2 * i] << 8) | hash[2 * i + 1]) & 2047
+      bits[v * 6 + 2 * i] = 255 - (bit >> 3)
+      bits[v * 6 + 2 * i + 1] = 1 << (bit & 7)
+    }
+  })
   return bits
 }
 
-function bloomHas(bloom: Uint8Array, bits: BloomBits): boolean {
-  return bits.every(([byte, mask]) => (bloom[byte] & mask) !== 0)
+/** Whether any of the alternatives' three bits are all set in `bloom`. */
+function bloomHasAny(bloom: Uint8Array, bits: Int32Array): boolean {
+  for (let i = 0; i < bits.length; i += 6) {
+    if ((bloom[bits[i]] & bits[i + 1]) !== 0 && (bloom[bits[i + 2]] & bits[i + 3]) !== 0 && (bloom[bits[i + 4]] & bits[i + 5]) !== 0) return true
+  }
+  return false
 }
 
 /**
  * Finds matching logs in blocks, skipping every block whose bloom rules the query out (most
- * blocks, for a selective query) without looking at its receipts.
+ * blocks, for a selective query) without looking at its receipts. A stored block's logs are read
+ * from its record's receipts (StoredBlock.logs): a query never decodes its transactions.
  */
 export class LogMatcher {
-  private readonly addressBits: BloomBits[] | null
-  private readonly topicBits: (BloomBits[] | null)[]
+  /** Per criterion that restricts anything (addresses, then each topic position), its bloom bits. */
+  private readonly bloomBits: Int32Array[]
+  private readonly addresses: Set<PrefixedHexString> | null
+  private readonly topics: { position: number; alternatives: Set<PrefixedHexString> }[]
 
-  constructor(private readonly criteria: LogCriteria) {
-    this.addressBits = criteria.addresses?.map(bloomBits) ?? null
-    this.topicBits = criteria.topics.map((alternatives) => alternatives?.map(bloomBits) ?? null)
+  constructor(criteria: LogCriteria) {
+    this.addresses = criteria.addresses ? new Set(criteria.addresses) : null
+    this.topics = []
+    criteria.topics.forEach((alternatives, position) => {
+      if (alternatives) this.topics.push({ position, alternatives: new Set(alternatives) })
+    })
+    this.bloomBits = [criteria.addresses, ...criteria.topics].filter((values) => values !== null).map(bloomBits)
   }
 
   mayContain(bloom: Uint8Array): boolean {
-    if (this.addressBits && !this.addressBits.some((bits) => bloomHas(bloom, bits))) return false
-    return this.topicBits.every((alternatives) => !alternatives || alternatives.some((bits) => bloomHas(bloom, bits)))
+    for (const bits of this.bloomBits) if (!bloomHasAny(bloom, bits)) return false
+    return true
   }
 
   matches(log: LogRecord): boolean {
-    const { addresses, topics } = this.criteria
-    if (addresses && !addresses.includes(log.address)) return false
-    return topics.every((alternatives, i) => !alternatives || alternatives.includes(log.topics[i]))
+    if (this.addresses && !this.addresses.has(log.address)) return false
+    for (const { position, alternatives } of this.topics) {
+      const topic = log.topics[position]
+      if (topic === undefined || !alternatives.has(topic)) return false
+    }
+    return true
   }
 
   /** Matching logs of `blocks`, in chain order; stops with `onOverflow` past `limit` results. */
   collect(blocks: Iterable<BlockRecord>, limit: number, onOverflow: () => never): MatchedLog[] {
     const found: MatchedLog[] = []
     for (const block of blocks) {
-      if (transactionCount(block) === 0 || !this.mayContain(logsBloomOf(block))) continue
+      if (block instanceof StoredBlock) {
+        if (block.transactionHashes.length === 0 || !this.mayContain(block.logsBloom)) continue
+        const { logs, txs } = block.logs()
+        for (let i = 0; i < logs.length; i++) {
+          if (!this.matches(logs[i])) continue
+          if (found.length === limit) onOverflow()
+          found.push({ log: logs[i], tx: txs[i], block })
+        }
+        continue
+      }
+      if (block.transactions.length === 0 || !this.mayContain(block.header.logsBloom)) continue
       for (const tx of block.transactions) {
         for (const log of tx.receipt.logs) {
           if (!this.matches(log)) continue

@@ -1,8 +1,8 @@
 import type { BlockHeader } from '@ethereumjs/block'
 import { bytesToHex, type PrefixedHexString } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
-import { logsBloomOfHeader, summarizeBlockRecord } from '../store/blockCodec.ts'
-import type { BlockRecord, TransactionRecord } from './records.ts'
+import { logsBloomOfHeader, logsOfBlockRecord, summarizeBlockRecord, timestampOfHeader } from '../store/blockCodec.ts'
+import type { BlockRecord, LogRecord, TransactionRecord } from './records.ts'
 
 /**
  * A block restored from the store, indexed from its summary and decoded only when something reads
@@ -36,14 +36,18 @@ export class StoredBlock implements BlockRecord {
   readonly #recent: DecodedBlocks
   #decoded: BlockRecord | undefined
   #logsBloom: Uint8Array | undefined
+  #timestamp: bigint | undefined
+  #logs: BlockLogs | undefined
+  readonly #recentLogs: RecentLogs | undefined
 
   /** `hash`: the block hash when the store kept it, else it is computed from the header. */
-  constructor(bytes: Uint8Array, decode: (bytes: Uint8Array) => BlockRecord, recent: DecodedBlocks, hash?: Uint8Array) {
+  constructor(bytes: Uint8Array, decode: (bytes: Uint8Array) => BlockRecord, recent: DecodedBlocks, hash?: Uint8Array, recentLogs?: RecentLogs) {
     const summary = summarizeBlockRecord(bytes)
     this.#bytes = bytes
     this.#headerBytes = summary.headerBytes
     this.#decode = decode
     this.#recent = recent
+    this.#recentLogs = recentLogs
     this.hash = bytesToHex(hash ?? keccak_256(summary.headerBytes))
     this.number = summary.number
     this.size = summary.size
@@ -66,6 +70,51 @@ export class StoredBlock implements BlockRecord {
 
   get logsBloom(): Uint8Array {
     return (this.#logsBloom ??= this.#decoded?.header.logsBloom ?? logsBloomOfHeader(this.#headerBytes))
+  }
+
+  get timestamp(): bigint {
+    return (this.#timestamp ??= this.#decoded?.header.timestamp ?? timestampOfHeader(this.#headerBytes))
+  }
+
+  /**
+   * The block's logs and, for each, its transaction's hash and index: read from the record's
+   * receipts (no header, no transaction objects: decoding a block costs ~100× more), or taken
+   * from the decoded block when it is among the recently read. Kept while the block is among the
+   * `RecentLogs`, so a log query over thousands of blocks reads each record once.
+   */
+  logs(): BlockLogs {
+    const kept = this.#logs
+    if (kept) {
+      this.#recentLogs?.touch(this, kept.logs.length)
+      return kept
+    }
+    const logs: LogRecord[] = []
+    const txs: LogTransaction[] = []
+    const decoded = this.#decoded
+    if (decoded) {
+      for (const tx of decoded.transactions) {
+        const at = { hash: tx.hash, index: tx.index }
+        for (const log of tx.receipt.logs) logs.push(log), txs.push(at)
+      }
+    } else {
+      let at: LogTransaction | undefined
+      for (const { log, txIndex } of logsOfBlockRecord(this.#bytes)) {
+        if (at?.index !== txIndex) at = { hash: this.transactionHashes[txIndex], index: txIndex }
+        logs.push(log)
+        txs.push(at)
+      }
+    }
+    const read = { logs, txs }
+    if (this.#recentLogs) {
+      this.#logs = read
+      this.#recentLogs.touch(this, logs.length)
+    }
+    return read
+  }
+
+  /** Drops the kept logs (RecentLogs: others were read since). */
+  forgetLogs(): void {
+    this.#logs = undefined
   }
 
   /** The decoded block, decoding it now if it is not among the recently read. */
@@ -122,6 +171,39 @@ export class DecodedBlocks {
   }
 }
 
+/**
+ * The stored blocks whose logs are kept (`StoredBlock.logs`): the most recently read, up to
+ * `capacity` logs in all (the default holds a whole eth_getLogs answer at its result limit, a
+ * few MB; a block without logs counts as one), forgetting the blocks read longest ago first.
+ */
+export class RecentLogs {
+  private readonly blocks = new Map<StoredBlock, number>()
+  private count = 0
+
+  constructor(private readonly capacity = 20_000) {}
+
+  /** How many logs are kept. */
+  get size(): number {
+    return this.count
+  }
+
+  /** `block` was read; `logs`: how many it keeps. */
+  touch(block: StoredBlock, logs: number): void {
+    // A block without logs counts as one, so that blocks keeping nothing are not kept without end.
+    const weight = Math.max(1, logs)
+    const kept = this.blocks.get(block)
+    if (kept !== undefined) this.blocks.delete(block)
+    else this.count += weight
+    this.blocks.set(block, weight)
+    for (const [oldest, count] of this.blocks) {
+      if (this.count <= this.capacity || oldest === block) break
+      this.blocks.delete(oldest)
+      this.count -= count
+      oldest.forgetLogs()
+    }
+  }
+}
+
 /** How many transactions a block holds, without decoding a stored one. */
 export function transactionCount(block: BlockRecord): number {
   return block instanceof StoredBlock ? block.transactionHashes.length : block.transactions.length
@@ -132,7 +214,19 @@ export function transactionHashesOf(block: BlockRecord): PrefixedHexString[] {
   return block instanceof StoredBlock ? block.transactionHashes : block.transactions.map((tx) => tx.hash)
 }
 
-/** A block's logs bloom, without decoding a stored one. */
-export function logsBloomOf(block: BlockRecord): Uint8Array {
-  return block instanceof StoredBlock ? block.logsBloom : block.header.logsBloom
+/** A block's timestamp, without decoding a stored one. */
+export function timestampOf(block: BlockRecord): bigint {
+  return block instanceof StoredBlock ? block.timestamp : block.header.timestamp
+}
+
+/** What a log's JSON names of its transaction. */
+export interface LogTransaction {
+  hash: PrefixedHexString
+  index: number
+}
+
+/** A block's logs in order, and each one's transaction (`txs[i]` is `logs[i]`'s). */
+export interface BlockLogs {
+  logs: LogRecord[]
+  txs: LogTransaction[]
 }

@@ -177,3 +177,66 @@ export function logsBloomOfHeader(headerBytes: Uint8Array): Uint8Array {
   if (!bloom) throw new Error('a stored block header is damaged')
   return payload(headerBytes, bloom)
 }
+
+/** Header field of the timestamp (ethereumjs' header order). */
+const HEADER_TIMESTAMP = 11
+
+/** The timestamp in a header's RLP, read without decoding the header. */
+export function timestampOfHeader(headerBytes: Uint8Array): bigint {
+  const timestamp = rlpElement(headerBytes, rlpItem(headerBytes, 0), HEADER_TIMESTAMP)
+  if (!timestamp) throw new Error('a stored block header is damaged')
+  return payloadBigInt(headerBytes, timestamp)
+}
+
+/** A log of a stored block with the index of its transaction in the block. */
+export interface StoredLog {
+  log: LogRecord
+  txIndex: number
+}
+
+/** Where the receipt's logs are in a stored transaction: [signedTx, hash, …, logsBloom, [log…], …]. */
+const TX_LOGS = 9
+
+/**
+ * A block record's logs, in block order, read by walking to its receipts' logs: no header, no
+ * transaction objects (decoding a whole block, its transactions above all, costs ~100× more).
+ * The same LogRecords `decodeBlockRecord` makes.
+ */
+export function logsOfBlockRecord(bytes: Uint8Array): StoredLog[] {
+  const txs = rlpElement(bytes, rlpItem(bytes, 0), 4)
+  if (!txs?.list) throw new Error('a stored block record is damaged')
+  const found: StoredLog[] = []
+  let logIndex = 0
+  let txIndex = 0
+  for (let at = txs.start; at < txs.end; txIndex++) {
+    const tx = rlpItem(bytes, at)
+    at = tx.end
+    const logs = rlpElement(bytes, tx, TX_LOGS)
+    if (!logs?.list) throw new Error('a stored block record is damaged')
+    let transactionLogIndex = 0
+    for (let logAt = logs.start; logAt < logs.end; ) {
+      const entry = rlpItem(bytes, logAt)
+      logAt = entry.end
+      const address = rlpItem(bytes, entry.start)
+      const topicList = rlpItem(bytes, address.end)
+      const data = rlpItem(bytes, topicList.end)
+      const topics: PrefixedHexString[] = []
+      for (let topicAt = topicList.start; topicAt < topicList.end; ) {
+        const topic = rlpItem(bytes, topicAt)
+        topics.push(bytesToHex(payload(bytes, topic)))
+        topicAt = topic.end
+      }
+      found.push({
+        log: {
+          address: bytesToHex(payload(bytes, address)),
+          topics,
+          data: bytesToHex(payload(bytes, data)),
+          logIndex: logIndex++,
+          transactionLogIndex: transactionLogIndex++,
+        },
+        txIndex,
+      })
+    }
+  }
+  return found
+}

@@ -1,11 +1,12 @@
 import { bigIntToHex } from '@ethereumjs/util'
-import type { BlockRecord, LogRecord, TransactionRecord } from '../../chain/records.ts'
+import type { BlockRecord, LogRecord } from '../../chain/records.ts'
+import { timestampOf, type LogTransaction } from '../../chain/storedBlock.ts'
 
 /**
  * A log in ZKsync's shape (reference/zksync-api.md §1.11): Ethereum's keys plus batch (null while
  * the batch is open) and timestamp.
  */
-export function formatLog(log: LogRecord, tx: TransactionRecord, block: BlockRecord): Record<string, unknown> {
+export function formatLog(log: LogRecord, tx: LogTransaction, block: BlockRecord): Record<string, unknown> {
   return {
     address: log.address,
     topics: log.topics,
@@ -14,11 +15,11 @@ export function formatLog(log: LogRecord, tx: TransactionRecord, block: BlockRec
     blockNumber: bigIntToHex(block.number),
     l1BatchNumber: block.batchSealed ? bigIntToHex(block.l1BatchNumber) : null,
     transactionHash: tx.hash,
-    transactionIndex: bigIntToHex(BigInt(tx.index)),
-    logIndex: bigIntToHex(BigInt(log.logIndex)),
-    transactionLogIndex: bigIntToHex(BigInt(log.transactionLogIndex)),
+    transactionIndex: `0x${tx.index.toString(16)}`,
+    logIndex: `0x${log.logIndex.toString(16)}`,
+    transactionLogIndex: `0x${log.transactionLogIndex.toString(16)}`,
     logType: null,
     removed: false,
-    blockTimestamp: bigIntToHex(block.header.timestamp),
+    blockTimestamp: bigIntToHex(timestampOf(block)),
   }
 }
