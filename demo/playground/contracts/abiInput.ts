@@ -19,7 +19,8 @@ export function parseArgument(parameter: AbiParameter, text: string): unknown {
     }
     return fromJson(parameter, json)
   }
-  return parseScalar(type, text.trim())
+  // A string is taken as typed, spaces included; everything else is trimmed.
+  return parseScalar(type, type === 'string' ? text : text.trim())
 }
 
 function fromJson(parameter: AbiParameter, value: unknown): unknown {
@@ -58,7 +59,7 @@ function fromJson(parameter: AbiParameter, value: unknown): unknown {
     return parseScalar(type, String(value))
   }
   if (typeof value !== 'string') throw new ArgumentError(`expected a string for ${type}`)
-  return parseScalar(type, value.trim())
+  return parseScalar(type, type === 'string' ? value : value.trim())
 }
 
 function parseScalar(type: string, text: string): unknown {

@@ -46,7 +46,7 @@ export interface CompileResult {
   ms: number
 }
 
-interface SolcOutput {
+export interface SolcOutput {
   errors?: { severity: string; type: string; message: string; formattedMessage?: string; sourceLocation?: { file: string; start: number; end: number } }[]
   contracts?: Record<string, Record<string, { abi: Abi; evm?: { bytecode?: { object?: string } } }>>
 }
@@ -77,20 +77,11 @@ export class SolidityCompiler {
 
   /** Compiles one source file; resolves with solc's contracts and diagnostics. */
   async compile(fileName: string, source: string): Promise<CompileResult> {
-    const input = {
-      language: 'Solidity',
-      sources: { [fileName]: { content: source } },
-      settings: {
-        evmVersion: EVM_VERSION,
-        optimizer: { enabled: true, runs: 200 },
-        outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
-      },
-    }
     const id = ++this.nextId
     const reply = new Promise<{ output: string; ms: number }>((resolve, reject) => this.pending.set(id, { resolve, reject }))
-    this.post({ type: 'compile', id, input: JSON.stringify(input) })
+    this.post({ type: 'compile', id, input: JSON.stringify(standardInput(fileName, source)) })
     const { output, ms } = await reply
-    return { ...readOutput(JSON.parse(output) as SolcOutput, fileName, source), ms }
+    return { ...readSolcOutput(JSON.parse(output) as SolcOutput, fileName, source), ms }
   }
 
   private post(request: WorkerRequest): void {
@@ -133,7 +124,21 @@ export class SolidityCompiler {
   }
 }
 
-function readOutput(output: SolcOutput, fileName: string, source: string): Omit<CompileResult, 'ms'> {
+/** solc's standard JSON input for one file: ABI and creation bytecode, optimised, for Prague. */
+export function standardInput(fileName: string, source: string) {
+  return {
+    language: 'Solidity',
+    sources: { [fileName]: { content: source } },
+    settings: {
+      evmVersion: EVM_VERSION,
+      optimizer: { enabled: true, runs: 200 },
+      outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
+    },
+  }
+}
+
+/** solc's standard JSON output as contracts and diagnostics (positions in the editor's characters). */
+export function readSolcOutput(output: SolcOutput, fileName: string, source: string): Omit<CompileResult, 'ms'> {
   const offsets = byteToCharOffsets(source)
   const diagnostics = (output.errors ?? []).map((error): Diagnostic => {
     const severity = error.severity === 'error' ? 'error' : error.severity === 'warning' ? 'warning' : 'info'
