@@ -8,6 +8,7 @@ import type { Store } from '../core/store/store.ts'
 import { channelNames, type ChannelMessage, type Outcome, type WorkerOptions } from '../bridge/protocol.ts'
 import { HttpRelay } from './httpRelay.ts'
 import { whenFree } from './locks.ts'
+import { SenderRecovery } from './senderRecovery.ts'
 
 /** Who asked: this tab's own page, or another tab (by its id) through the channel. */
 export type Caller = 'page' | string
@@ -33,6 +34,8 @@ export class Leader {
   /** Answers the service worker's HTTP requests, when this page asked for an endpoint. */
   private readonly http: HttpRelay | undefined
   private readonly closing = new AbortController()
+  /** Recovers the senders of raw transactions sent together on a second thread. */
+  private recovery: SenderRecovery | undefined
 
   /** `stolen`: this tab took the chain from a leader that stopped answering (and so its endpoint). */
   constructor(
@@ -61,14 +64,26 @@ export class Leader {
    * a raw transaction that is already known then counts as sent (it is idempotent by hash).
    */
   async call(method: string, params: unknown, caller: Caller, retried = false): Promise<Outcome> {
-    let node: Node | undefined
+    let node: Node
     try {
       node = await this.ready
+    } catch (error) {
+      return { ok: false, error: toRpcError(error).toJSON() }
+    }
+    if (method === 'eth_sendRawTransaction') {
+      this.recovery ??= new SenderRecovery(Number(node.chainId))
+      return this.recovery.submit(params, () => this.run(node, method, params, caller, retried))
+    }
+    return this.run(node, method, params, caller, retried)
+  }
+
+  private async run(node: Node, method: string, params: unknown, caller: Caller, retried: boolean): Promise<Outcome> {
+    try {
       return { ok: true, result: await this.dispatch(node, method, params, caller) }
     } catch (error) {
       const failure = toRpcError(error)
-      const known = retried && node && method === 'eth_sendRawTransaction' && failure.message === 'already known'
-      if (known) return { ok: true, result: transactionHash(node!, params) }
+      const known = retried && method === 'eth_sendRawTransaction' && failure.message === 'already known'
+      if (known) return { ok: true, result: transactionHash(node, params) }
       return { ok: false, error: failure.toJSON() }
     }
   }
@@ -119,6 +134,7 @@ export class Leader {
 
   async close(): Promise<void> {
     this.closing.abort()
+    this.recovery?.close()
     this.http?.close()
     this.channel?.close()
     for (const subscriptions of this.subscriptions.values()) subscriptions.close()

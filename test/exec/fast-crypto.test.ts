@@ -112,3 +112,27 @@ describe('the chain Common skips repeated parameter updates', () => {
     expect(cacheOf(cancun)).toEqual(cacheOf(plainCancun))
   })
 })
+
+describe('recoveries made elsewhere (the node worker’s recovery helper)', () => {
+  test('a remembered key answers exactly its arguments; computed recoveries are reported', async () => {
+    const { rememberRecovery, observeRecoveries } = await import('../../src/core/exec/fastCrypto.ts')
+    const msgHash = keccak_256(new TextEncoder().encode('remembered'))
+    const signature = secp256k1.sign(msgHash, hexToBytes('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'), { format: 'recovered', prehash: false })
+    const [recovery, r, s] = [signature[0], signature.subarray(1, 33), signature.subarray(33, 65)]
+    const v = BigInt(recovery) + 27n
+    const seen: unknown[] = []
+    observeRecoveries((computed) => seen.push(computed))
+    const real = ecrecover(msgHash, v, r, s)
+    observeRecoveries(undefined)
+    expect(seen).toEqual([{ msgHash, v, r, s, chainId: undefined, publicKey: real }])
+
+    const planted = new Uint8Array(64).fill(7)
+    rememberRecovery({ msgHash, v, r, s, publicKey: planted })
+    expect(ecrecover(msgHash, v, r, s)).toEqual(planted)
+    // Any other argument is recovered as ever.
+    const eip155V = v + 8n + 2n * 260n // the same signature as an EIP-155 one on chain 260
+    expect(ecrecover(msgHash, eip155V, r, s, 260n)).toEqual(jsEcrecover(msgHash, eip155V, r, s, 260n))
+    const otherV = v === 27n ? 28n : 27n
+    expect(ecrecover(msgHash, otherV, r, s)).toEqual(jsEcrecover(msgHash, otherV, r, s))
+  })
+})

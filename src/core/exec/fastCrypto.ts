@@ -13,7 +13,7 @@
  *   not carry but the 0x01 precompile must accept (a high s, an x beyond the group order):
  *   whatever it refuses, noble recovers, so the precompile and every error are ethereumjs' own.
  */
-import { calculateSigRecovery, concatBytes, ecrecover as jsEcrecover, hexToBytes, setLengthLeft } from '@ethereumjs/util'
+import { bytesToHex, calculateSigRecovery, concatBytes, ecrecover as jsEcrecover, hexToBytes, setLengthLeft } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 
 type Hash = (message: Uint8Array) => Uint8Array
@@ -29,8 +29,51 @@ export function keccak256(message: Uint8Array): Uint8Array {
   return wasmKeccak ? wasmKeccak(message) : keccak_256(message)
 }
 
+/** One sender recovery: `ecrecover`'s arguments and the public key it answered. */
+export interface Recovery {
+  msgHash: Uint8Array
+  v: bigint
+  r: Uint8Array
+  s: Uint8Array
+  chainId?: bigint
+  publicKey: Uint8Array
+}
+
+/**
+ * Public keys another thread recovered ahead of time (src/worker/senderRecovery.ts), by the
+ * exact arguments `ecrecover` is called with: the node then decodes and checks the transaction
+ * as always and only skips the curve arithmetic, which is most of a transfer's cost.
+ */
+const remembered = new Map<string, Uint8Array>()
+const REMEMBERED_MAX = 4096
+let observer: ((recovery: Recovery) => void) | undefined
+
+const recoveryKey = (msgHash: Uint8Array, v: bigint, r: Uint8Array, s: Uint8Array, chainId?: bigint) =>
+  `${bytesToHex(msgHash)}:${v}:${bytesToHex(r)}:${bytesToHex(s)}:${chainId ?? ''}`
+
+/** Makes `ecrecover` answer these arguments with this key (recovered by the same code elsewhere). */
+export function rememberRecovery({ msgHash, v, r, s, chainId, publicKey }: Recovery): void {
+  if (remembered.size >= REMEMBERED_MAX) remembered.delete(remembered.keys().next().value!)
+  remembered.set(recoveryKey(msgHash, v, r, s, chainId), publicKey)
+}
+
+/** Calls `watch` with every recovery `ecrecover` computes from now on (undefined: stop). */
+export function observeRecoveries(watch: ((recovery: Recovery) => void) | undefined): void {
+  observer = watch
+}
+
 /** `customCrypto.ecrecover`: the 64-byte public key, as @ethereumjs/util's ecrecover returns it. */
 export function ecrecover(msgHash: Uint8Array, v: bigint, r: Uint8Array, s: Uint8Array, chainId?: bigint): Uint8Array {
+  if (remembered.size > 0) {
+    const known = remembered.get(recoveryKey(msgHash, v, r, s, chainId))
+    if (known) return known.slice()
+  }
+  const publicKey = recover(msgHash, v, r, s, chainId)
+  observer?.({ msgHash, v, r, s, chainId, publicKey })
+  return publicKey
+}
+
+function recover(msgHash: Uint8Array, v: bigint, r: Uint8Array, s: Uint8Array, chainId?: bigint): Uint8Array {
   if (wasmRecover && r.length <= 32 && s.length <= 32 && msgHash.length === 32) {
     const recovery = calculateSigRecovery(v, chainId)
     if (recovery === 0n || recovery === 1n) {
