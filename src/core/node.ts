@@ -240,7 +240,7 @@ export async function createNode(options: NodeConfig = {}): Promise<Node> {
   const accounts = await deriveDevAccounts(config.mnemonic, config.accounts)
   const store = options.store ?? new EphemeralStore()
   const persisted = await store.load()
-  const nodes = new TrieNodeStore(persisted?.nodes, persisted?.packedNodes)
+  const nodes = new TrieNodeStore(persisted?.nodes, persisted?.packedNodes, persisted?.laterNodes)
   const chain = new Chain()
   // BLOCKHASH reads the hash the chain indexed, not a decoded header's.
   const state = await StateMachine.create(common, nodes, (n) => {
@@ -254,6 +254,9 @@ export async function createNode(options: NodeConfig = {}): Promise<Node> {
     restoreChain(persisted, chain, common, config.chainId)
     writer.restored(chain.head.number)
     await state.vm.stateManager.setStateRoot(stateRootOf(chain.head))
+    // The nodes the store left for later (most of a long chain's bytes), read once the first
+    // calls had their turn, not on the first state read (a failure there is retried by that read).
+    setTimeout(() => void nodes.loadLater().catch(() => {}), 0)
   } else {
     chain.append(await createGenesis(state, common, config, accounts, clock.now()))
     writer.enqueue(chain.head)

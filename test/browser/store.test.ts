@@ -154,6 +154,8 @@ test('a long chain’s per-commit records are merged into segments, and the chai
   const db = await openDB(name)
   expect(await db.count('segments')).toBeGreaterThan(0)
   expect(await db.count('blocks')).toBeLessThan(600)
+  // Blocks and trie nodes in segments of their own: the nodes under string keys, read after start.
+  expect((await db.getAllKeys('segments')).some((key) => typeof key === 'string')).toBe(true)
   db.close()
   const second = await start({ name })
   expect(await ask(second)).toEqual(before)

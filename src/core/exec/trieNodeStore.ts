@@ -6,6 +6,10 @@ import { PackedNodes } from '../store/packing.ts'
  * held in memory (reads never wait on storage) and never deleted, so the state root of every
  * block stays readable and a snapshot is just a root.
  *
+ * A restored chain's nodes may come in two parts: those the store read at start, and the rest,
+ * read when a trie read misses the first part (or soon after start, `loadLater`): a read waits
+ * for them then, so every node of every stored root is found as before.
+ *
  * New entries are recorded until `drainNew()` hands them to the next store commit; a failed
  * commit gives them back with `restoreNew()` so that nothing is silently left unpersisted.
  */
@@ -13,23 +17,59 @@ export class TrieNodeStore implements DB<string, Uint8Array> {
   private readonly nodes: Map<string, Uint8Array>
   /** Restored nodes still in the store's packed records (store/packing.ts), read where they lie. */
   private packed: PackedNodes | undefined
+  /** The store's other nodes, not read yet; then, once read, where they are. */
+  private later: (() => Promise<Uint8Array[]>) | undefined
+  private loading: Promise<void> | undefined
+  private laterPacked: PackedNodes | undefined
   private fresh = new Map<string, Uint8Array>()
 
-  constructor(nodes?: Iterable<[string, Uint8Array]>, packed?: Uint8Array[]) {
+  constructor(nodes?: Iterable<[string, Uint8Array]>, packed?: Uint8Array[], later?: () => Promise<Uint8Array[]>) {
     this.nodes = new Map(nodes)
     this.packed = packed?.length ? new PackedNodes(packed) : undefined
+    this.later = later
   }
 
+  /** The nodes known so far (not those still to be read). */
   get size(): number {
-    return this.nodes.size + (this.packed?.size ?? 0)
+    return this.nodes.size + (this.packed?.size ?? 0) + (this.laterPacked?.size ?? 0)
   }
 
   async get(key: string): Promise<Uint8Array | undefined> {
-    return this.nodes.get(key) ?? this.packed?.get(key)
+    const found = this.known(key)
+    if (found !== undefined || !this.later) return found
+    await this.loadLater()
+    return this.known(key)
+  }
+
+  private known(key: string): Uint8Array | undefined {
+    return this.nodes.get(key) ?? this.packed?.get(key) ?? this.laterPacked?.get(key)
+  }
+
+  /**
+   * Reads the nodes the store left for later, once (a failed read is tried again by the next
+   * call). Resolves at once when there are none or they were read.
+   */
+  loadLater(): Promise<void> {
+    const later = this.later
+    if (!later) return Promise.resolve()
+    this.loading ??= later().then(
+      (records) => {
+        if (this.later !== later) return // cleared meanwhile: these nodes were wiped
+        this.laterPacked = records.length > 0 ? new PackedNodes(records) : undefined
+        this.later = undefined
+      },
+      (error: unknown) => {
+        if (this.later === later) this.loading = undefined
+        throw error
+      },
+    )
+    return this.loading
   }
 
   async put(key: string, value: Uint8Array): Promise<void> {
-    if (this.nodes.has(key) || this.packed?.has(key)) return
+    // Before the later nodes are read, a node among them may be stored again: the same bytes
+    // under the same key, harmless.
+    if (this.nodes.has(key) || this.packed?.has(key) || this.laterPacked?.has(key)) return
     this.nodes.set(key, value)
     this.fresh.set(key, value)
   }
@@ -62,6 +102,9 @@ export class TrieNodeStore implements DB<string, Uint8Array> {
   clear(): void {
     this.nodes.clear()
     this.packed = undefined
+    this.later = undefined
+    this.loading = undefined
+    this.laterPacked = undefined
     this.fresh.clear()
   }
 }

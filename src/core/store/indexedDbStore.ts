@@ -1,6 +1,6 @@
 import { openDB, unwrap, type DBSchema, type IDBPDatabase, type IDBPTransaction } from 'idb'
 import { packNodes, packZeros, unpackZeros } from './packing.ts'
-import { blockHashOfPacked, decodeSegment, encodeSegment, type SegmentBlock } from './segments.ts'
+import { blockHashOfPacked, blockSegmentKeys, decodeSegment, encodeSegment, nodeSegmentKey, nodeSegmentKeys, type SegmentBlock } from './segments.ts'
 import type { ChainCommit, ChainMeta, PersistedChain, Store } from './store.ts'
 
 /**
@@ -10,7 +10,9 @@ import type { ChainCommit, ChainMeta, PersistedChain, Store } from './store.ts'
  *    Records of layout 1 (`nodes`, raw blocks) are still read.
  * 3: `segments`: the per-commit records merged in the background into a few large ones
  *    (segments.ts), so a warm start reads tens of records, not two per block. Layout-2 records
- *    are read as they are and merged.
+ *    are read as they are and merged. A merge writes its blocks and its trie nodes as separate
+ *    segments (nodes under string keys), so a start reads the nodes only when it needs them;
+ *    segments holding both, as the first merges wrote them, are still read whole at start.
  */
 const DB_VERSION = 3
 
@@ -31,7 +33,7 @@ interface ChainDB extends DBSchema {
    * Merged `blocks` and `nodeBatches` records (segments.ts), in the order they were merged. A
    * block in a later segment, or in `blocks`, is a newer version of it (stored again).
    */
-  segments: { key: number; value: Uint8Array }
+  segments: { key: number | string; value: Uint8Array }
   /**
    * 'chain': which chain this is and where its head is. 'lease': which store (one per leader
    * tab) may write; only the newest opened one does.
@@ -104,7 +106,8 @@ export class IndexedDbStore implements Store {
       tx.objectStore('meta').get('chain'),
       tx.objectStore('nodes').getAllKeys(),
       tx.objectStore('nodes').getAll(),
-      tx.objectStore('segments').getAll(),
+      // Block segments only: node segments are read when the node first needs them (`laterNodes`).
+      tx.objectStore('segments').getAll(blockSegmentKeys()),
       tx.objectStore('nodeBatches').getAll(),
       tx.objectStore('blocks').getAllKeys(),
       tx.objectStore('blocks').getAll(),
@@ -136,10 +139,22 @@ export class IndexedDbStore implements Store {
       meta: meta as ChainMeta,
       nodes: keys.map((key, i): [string, Uint8Array] => [key, values[i]]),
       packedNodes: batches,
+      laterNodes: () => this.nodeSegments(),
       // A missing block stays empty, for the node to refuse the chain as incomplete.
       blocks: Array.from(packed, (bytes) => (bytes ? unpackZeros(bytes) : new Uint8Array())),
       blockHashes: hashes,
     }
+  }
+
+  /**
+   * The packed nodes of every node segment. Read in a transaction of its own, after `load`'s: a
+   * merge in between moves records `load` read into a node segment, so a node may be found twice
+   * (the same bytes: nodes are content-addressed), never missed, since segments only grow until
+   * a wipe, and after a wipe the node no longer asks.
+   */
+  private async nodeSegments(): Promise<Uint8Array[]> {
+    const segments = await this.db.getAll('segments', nodeSegmentKeys())
+    return segments.map((segment) => decodeSegment(segment).nodes).filter((nodes) => nodes.length > 0)
   }
 
   async commit({ meta, nodes, blocks, dropAbove }: ChainCommit): Promise<void> {
@@ -207,7 +222,9 @@ export class IndexedDbStore implements Store {
     const merged: SegmentBlock[] = blockNumbers.map((number, i) => ({ number, hash: blockHashOfPacked(blocks[i]), packed: blocks[i] }))
     this.unmerged = 0
     if (merged.length === 0 && batches.length === 0) return
-    void tx.objectStore('segments').add(encodeSegment(merged, batches)).catch(() => {})
+    // Blocks and nodes apart (segments.ts): a start reads the blocks, the nodes when needed.
+    if (merged.length > 0) void tx.objectStore('segments').add(encodeSegment(merged, [])).catch(() => {})
+    if (batches.length > 0) void tx.objectStore('segments').add(encodeSegment([], batches), nodeSegmentKey(batchKeys[0])).catch(() => {})
     if (batchKeys.length > 0) void tx.objectStore('nodeBatches').delete(IDBKeyRange.bound(batchKeys[0], batchKeys[batchKeys.length - 1])).catch(() => {})
     if (blockNumbers.length > 0) void tx.objectStore('blocks').delete(IDBKeyRange.bound(blockNumbers[0], blockNumbers[blockNumbers.length - 1])).catch(() => {})
     await tx.done

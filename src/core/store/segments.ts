@@ -14,6 +14,12 @@ import { unpackZeros } from './packing.ts'
  * packedRecord is a block record as the `blocks` store holds it (zero-packed); hash is its
  * header's keccak, computed when the segment is made so that loading never hashes a header;
  * nodes is the concatenation of the merged `nodeBatches` records (packed nodes concatenate).
+ *
+ * A merge writes its blocks and its nodes as two segments: the blocks under the store's next
+ * number, the nodes (a segment with no blocks) under a string key (`nodeSegmentKey`). Keys of
+ * both kinds sort apart (IndexedDB orders every number before every string), so a start reads
+ * the block segments and leaves the trie nodes, most of the bytes, for when the state is first
+ * read. A reader of layout 3 that reads every segment reads these as it reads the mixed ones.
  */
 export interface SegmentBlock {
   number: number
@@ -87,3 +93,14 @@ function readVarint(bytes: Uint8Array, offset: number): [number, number] {
     scale *= 128
   }
 }
+
+/** The key of a merge's node segment: "n" and the first merged `nodeBatches` key (never reused), zero-padded so keys sort as merged. */
+export function nodeSegmentKey(firstBatchKey: number): string {
+  return `n${String(firstBatchKey).padStart(16, '0')}`
+}
+
+/** Block segments (and layout-3 segments holding both): the numeric keys. */
+export const blockSegmentKeys = (): IDBKeyRange => IDBKeyRange.bound(-Infinity, Infinity)
+
+/** Node segments: the string keys. */
+export const nodeSegmentKeys = (): IDBKeyRange => IDBKeyRange.lowerBound('')

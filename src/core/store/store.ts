@@ -37,6 +37,12 @@ export interface PersistedChain {
    * lie instead of unpacked into one entry each, which cost seconds for a long chain.
    */
   packedNodes?: Uint8Array[]
+  /**
+   * The rest of them, read only when called (packed records, as `packedNodes`): most of a long
+   * chain's bytes are trie nodes that answering its first calls does not need. The node calls it
+   * on the first trie read that the others miss, or soon after it started.
+   */
+  laterNodes?: () => Promise<Uint8Array[]>
   /** Encoded block records (store/blockCodec.ts), block 0 first, up to the head (empty: a block missing). */
   blocks: Uint8Array[]
   /** The blocks' hashes when the store kept them (by number, as `blocks`); else they are computed. */
