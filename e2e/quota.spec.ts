@@ -36,6 +36,11 @@ const failureOf = (call: Promise<unknown>) =>
 test('a write refused for quota fails clearly, acknowledges nothing, and the chain recovers', async ({ launchOptions, baseURL }) => {
   const browser = await persistentBrowser(launchOptions, baseURL)
   try {
+    // The playground's service worker keeps an offline copy of the site (~10 MB) in the origin's
+    // storage, which a quota this small cannot hold beside the chain: pagenode's bare relay instead.
+    await browser.context.route('**/playground-sw.js?*', async (route) =>
+      route.fulfill({ response: await route.fetch({ url: route.request().url().replace('/playground-sw.js', '/pagenode-sw.js') }) }),
+    )
     const page = browser.context.pages()[0] ?? (await browser.context.newPage())
     const devtools = await browser.context.newCDPSession(page)
     const origin = new URL(baseURL!).origin

@@ -44,6 +44,8 @@ self.addEventListener('activate', (event) => {
 self.addEventListener('message', (event) => {
   if ((event.data as { type?: unknown } | undefined)?.type !== OFFLINE_STATUS) return
   const port = event.ports[0]
+  // A status request retries at once: the page asks when it wants the answer now.
+  retryAt = 0
   event.waitUntil(cacheDeferred().then(() => status().then((reply) => port?.postMessage(reply))))
 })
 
@@ -72,7 +74,7 @@ function pageKey(url: string): string {
 async function networkFirst(request: Request, key: string, event: FetchEvent): Promise<Response> {
   try {
     const response = await fetch(request)
-    if (cacheable(response)) event.waitUntil(caches.open(cacheName).then((cache) => cache.put(key, response.clone())))
+    if (cacheable(response)) event.waitUntil(keep(key, response.clone()))
     return response
   } catch (error) {
     const cache = await caches.open(cacheName)
@@ -88,7 +90,7 @@ async function cacheFirst(request: Request, event: FetchEvent): Promise<Response
   const cached = await cache.match(request.url, MATCH)
   if (cached) return cached
   const response = await fetch(request)
-  if (cacheable(response)) event.waitUntil(cache.put(request.url, response.clone()))
+  if (cacheable(response)) event.waitUntil(keep(request.url, response.clone()))
   return response
 }
 
@@ -101,40 +103,72 @@ const cacheable = (response: Response) => response.ok && response.type === 'basi
 const MATCH: CacheQueryOptions = { ignoreVary: true }
 
 /**
+ * The chain comes first: it lives in the same origin's storage, and a block that cannot be
+ * stored is an error for the user. So the offline copy is only made while the origin has room
+ * for it several times over (a browser's quota is normally gigabytes; a tight one goes to the chain).
+ */
+const ROOM_FACTOR = 4
+async function roomForCopy(): Promise<boolean> {
+  const estimate = await navigator.storage?.estimate?.().catch(() => undefined)
+  if (estimate?.quota === undefined) return true
+  return estimate.quota - (estimate.usage ?? 0) >= ROOM_FACTOR * Math.max(manifest.bytes, 1024 * 1024)
+}
+
+/** Stores a response the page got from the network, when there is room to. */
+async function keep(key: string, response: Response): Promise<void> {
+  if (await roomForCopy()) await (await caches.open(cacheName)).put(key, response)
+}
+
+/**
  * Caches the listed files not cached yet. A content-hashed file an earlier build's cache holds
  * is copied from there (the compiler is not downloaded again for each deploy); the rest is
  * fetched past the HTTP cache, unless `download` is false. A file that fails is logged and left
  * for later: the offline cache must never stop the worker from installing, or the page would
- * lose its HTTP endpoint.
+ * lose its HTTP endpoint. Resolves whether it cached everything.
  */
-async function cacheFiles(paths: readonly string[], { download = true } = {}): Promise<void> {
+async function cacheFiles(paths: readonly string[], { download = true } = {}): Promise<boolean> {
+  if (!(await roomForCopy())) {
+    console.warn('playground service worker: too little storage left to keep an offline copy of the site; the chain gets it')
+    return false
+  }
   const cache = await caches.open(cacheName)
-  await Promise.all(
+  const done = await Promise.all(
     paths.map(async (path) => {
       const url = scoped(path)
-      if (await cache.match(url, MATCH)) return
+      if (await cache.match(url, MATCH)) return true
       try {
         const earlier = url.startsWith(immutablePrefix) ? await caches.match(url, MATCH) : undefined
-        if (!earlier && !download) return
+        if (!earlier && !download) return false
         const response = earlier ?? (await fetch(url, { cache: 'reload' }))
         if (!response.ok) throw new Error(`HTTP ${response.status}`)
         await cache.put(url, response.clone())
         // A folder's page is also asked for by the folder's URL (a navigation to /dapp/).
         if (path === 'index.html' || path.endsWith('/index.html')) await cache.put(url.slice(0, -'index.html'.length), response)
+        return true
       } catch (error) {
         console.warn(`playground service worker: could not cache ${url} for offline use:`, error)
+        return false
       }
     }),
   )
+  return done.every(Boolean)
 }
 
-/** Once per worker start (again after a failure): the big files, then the shell if it missed any. */
+/**
+ * The big files, then any shell file the install missed: once per worker start, and again no
+ * sooner than RETRY_MS after a failure (offline, every request of the page would retry it).
+ */
+const RETRY_MS = 30_000
 let deferredDone: Promise<void> | undefined
+let retryAt = 0
 function cacheDeferred(): Promise<void> {
+  if (deferredDone === undefined && Date.now() < retryAt) return Promise.resolve()
   deferredDone ??= (async () => {
-    await cacheFiles(manifest.deferred)
-    await cacheFiles(manifest.shell)
-    if (!(await status()).ready) deferredDone = undefined
+    const complete = (await cacheFiles(manifest.deferred)) && (await cacheFiles(manifest.shell))
+    if (!complete) {
+      deferredDone = undefined
+      retryAt = Date.now() + RETRY_MS
+    }
   })()
   return deferredDone
 }

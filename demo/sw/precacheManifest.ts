@@ -13,6 +13,8 @@ export interface PrecacheManifest {
    * that a first visit on a slow line is not held up by them (the page waits for the worker).
    */
   deferred: string[]
+  /** The listed files' size in all. */
+  bytes: number
   /** The folder of content-hashed files (Vite's assetsDir): a name there never changes content. */
   immutableDir: string
 }

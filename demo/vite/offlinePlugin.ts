@@ -52,12 +52,15 @@ export async function manifestOf(outDir: string, assetsDir: string): Promise<Pre
   const version = createHash('sha256')
   const shell: string[] = []
   const deferred: string[] = []
+  let bytes = 0
   for (const path of paths) {
     const file = join(outDir, path)
+    const { size } = await stat(file)
     version.update(`${path}\0${createHash('sha256').update(await readFile(file)).digest('hex')}\0`)
-    ;((await stat(file)).size >= DEFERRED_BYTES ? deferred : shell).push(path)
+    ;(size >= DEFERRED_BYTES ? deferred : shell).push(path)
+    bytes += size
   }
-  return { version: version.digest('hex').slice(0, 16), shell, deferred, immutableDir: assetsDir }
+  return { version: version.digest('hex').slice(0, 16), shell, deferred, bytes, immutableDir: assetsDir }
 }
 
 export default function playgroundOffline(): Plugin {
@@ -71,7 +74,7 @@ export default function playgroundOffline(): Plugin {
       server.middlewares.use((request, response, next) => {
         if ((request.url ?? '').split('?')[0] !== `${config.base}${SCRIPT_FILE_NAME}`) return next()
         // Built per request (tens of ms), like pagenode's relay: an edit shows at the next update check.
-        buildPlaygroundServiceWorker({ version: 'dev', shell: [], deferred: [], immutableDir: config.build.assetsDir }).then(
+        buildPlaygroundServiceWorker({ version: 'dev', shell: [], deferred: [], bytes: 0, immutableDir: config.build.assetsDir }).then(
           (script) => {
             response.setHeader('content-type', 'text/javascript; charset=utf-8')
             response.setHeader('cache-control', 'no-cache')
