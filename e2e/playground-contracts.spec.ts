@@ -182,4 +182,10 @@ test('a contract sends an L2→L1 message through the L1Messenger', async ({ pag
   const sent = notifier.getByTestId('fn-sent')
   await sent.getByRole('button', { name: 'Call' }).click()
   await expect(sent.getByTestId('value')).toHaveText('1')
+
+  // The message, sent by the contract rather than an account, is proven like any other.
+  await outcome.getByTestId('l2-to-l1').getByRole('link').click()
+  const detail = page.getByTestId('panel-messages').getByTestId('message-detail')
+  await expect(detail.getByTestId('message-text')).toContainText('hello L1')
+  await expect(detail.getByTestId('verdict')).toHaveAttribute('data-verified', 'true')
 })

@@ -7,7 +7,7 @@ import { decodeFunctionResult, type Abi, type AbiFunction, type Hex } from 'viem
 import type { Session } from '../session.ts'
 import { h } from '../ui/dom.ts'
 import { failureView } from '../ui/errors.ts'
-import { explorerHref, explorerLink, traceHref } from '../ui/links.ts'
+import { explorerHref, explorerLink, messagesHref, traceHref } from '../ui/links.ts'
 import { decodeLog, namedOutputs, revertReason, type NamedValue } from './abiOutput.ts'
 import { waitForReceipt, type Receipt } from './transactions.ts'
 
@@ -94,7 +94,7 @@ export async function followTransaction(container: HTMLElement, session: Session
     ),
   )
   const l2ToL1 = receipt.l2ToL1Logs?.length ?? 0
-  if (l2ToL1 > 0) facts.append(h('dt', {}, 'L2→L1 logs'), h('dd', { testid: 'l2-to-l1' }, `${l2ToL1} · proven once its batch is: `, h('a', { href: '#messages' }, 'L2→L1 messages')))
+  if (l2ToL1 > 0) facts.append(h('dt', {}, 'L2→L1 logs'), h('dd', { testid: 'l2-to-l1' }, `${l2ToL1} · `, h('a', { href: messagesHref(hash) }, 'its proof and the recomputed root')))
   return receipt
 }
 

@@ -10,7 +10,7 @@ import type { Panel } from '../panel.ts'
 import { field, h, uniqueId } from '../ui/dom.ts'
 import { failureView } from '../ui/errors.ts'
 import { shortHash } from '../ui/format.ts'
-import { explorerHref, explorerLink } from '../ui/links.ts'
+import { explorerHref, explorerLink, messagesHref } from '../ui/links.ts'
 import { L1_MESSAGE_SENT_TOPIC, L1_MESSENGER, messageBytes, messageText, sendToL1Data, type MessageKind, type SentMessage } from '../messages/messenger.ts'
 import { provenLogView } from '../messages/proofView.ts'
 import { messageState, pastMessages, type MessageState, type Request } from '../messages/status.ts'
@@ -98,7 +98,7 @@ export const messagesPanel: Panel = {
       sendOutcome.replaceChildren(h('p', { class: 'hint' }, 'Sending…'))
       try {
         const hash = await session.request<Hex>('eth_sendTransaction', [{ from: fromSelect.value, to: L1_MESSENGER, data: sendToL1Data(message) }])
-        sendOutcome.replaceChildren(h('p', { class: 'hint' }, 'Sent: ', h('a', { href: `#messages/${hash}`, class: 'hash' }, shortHash(hash))))
+        sendOutcome.replaceChildren(h('p', { class: 'hint' }, 'Sent: ', h('a', { href: messagesHref(hash), class: 'hash' }, shortHash(hash))))
         navigator.open('messages', hash)
       } catch (error) {
         sendOutcome.replaceChildren(failureView(error, 'send-error'))
@@ -255,7 +255,7 @@ export const messagesPanel: Panel = {
                 h('td', { class: 'num' }, h('a', { href: explorerHref(m.blockNumber) }, String(m.blockNumber))),
                 h('td', {}, explorerLink(m.sender)),
                 h('td', {}, messageView(m.message)),
-                h('td', {}, h('a', { href: `#messages/${m.transactionHash}`, class: 'hash', title: `Follow ${m.transactionHash} to its proof` }, shortHash(m.transactionHash))),
+                h('td', {}, h('a', { href: messagesHref(m.transactionHash), class: 'hash', title: `Follow ${m.transactionHash} to its proof` }, shortHash(m.transactionHash))),
               ),
             ),
           )

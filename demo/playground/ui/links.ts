@@ -11,6 +11,8 @@ import { shortHash } from './format.ts'
  */
 export const explorerHref = (query: string | bigint | number): string => `#explorer/${String(query)}`
 export const traceHref = (transactionHash: string): string => `#traces/${transactionHash}`
+/** A transaction's L2→L1 messages, their proofs and the recomputed root. */
+export const messagesHref = (transactionHash: string): string => `#messages/${transactionHash}`
 
 /** A hash or address shortened, linking to the explorer, with the full value as its title. */
 export function explorerLink(value: string, text = shortHash(value)): HTMLAnchorElement {
