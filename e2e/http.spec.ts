@@ -249,3 +249,15 @@ test('a stale service worker script on the site is reported, saying what to do, 
   await expectReady(page)
   expect(await page.evaluate(() => window.pagenode!.baseUrls)).toEqual([])
 })
+
+test.describe('with service workers blocked', () => {
+  test.use({ serviceWorkers: 'block' })
+
+  test('the playground runs provider-only and says why there is no HTTP endpoint', async ({ page }) => {
+    await openPlayground(page)
+    const endpoint = page.getByTestId('endpoint')
+    await expect(endpoint).toHaveAttribute('data-state', 'failed')
+    await expect(endpoint).toContainText('service workers are blocked in this browser context')
+    expect(await page.evaluate(() => window.pagenode!.provider.request({ method: 'eth_chainId', params: [] }))).toBe('0x104')
+  })
+})

@@ -62,6 +62,10 @@ export async function setUpServiceWorker(setup: ServiceWorkerSetup): Promise<Ser
         'It must be served from the site (pagenode/vite does that; otherwise run npx pagenode init <public dir>).',
     )
   }
+  // Some environments stub registration out (Playwright's serviceWorkers: 'block' resolves undefined).
+  if (!registration) {
+    throw new ServiceWorkerError('pagenode: service workers are blocked in this browser context; pass serviceWorker: false for a provider-only node')
+  }
   if (!location.href.startsWith(registration.scope)) {
     throw new ServiceWorkerError(
       `pagenode: the service worker's scope ${registration.scope} does not cover this page; serve ${setup.script} from the site root`,
