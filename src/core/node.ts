@@ -254,9 +254,9 @@ export async function createNode(options: NodeConfig = {}): Promise<Node> {
     restoreChain(persisted, chain, common, config.chainId)
     writer.restored(chain.head.number)
     await state.vm.stateManager.setStateRoot(stateRootOf(chain.head))
-    // The nodes the store left for later (most of a long chain's bytes), read once the first
-    // calls had their turn, not on the first state read (a failure there is retried by that read).
-    setTimeout(() => void nodes.loadLater().catch(() => {}), 0)
+    // The nodes the store left for later (most of a long chain's bytes) are read by the first
+    // trie read that misses the others (TrieNodeStore.get): a start that answers from the chain
+    // alone never waits for them, and a worker is never busy with them behind the caller's back.
   } else {
     chain.append(await createGenesis(state, common, config, accounts, clock.now()))
     writer.enqueue(chain.head)

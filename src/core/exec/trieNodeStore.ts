@@ -7,8 +7,8 @@ import { PackedNodes } from '../store/packing.ts'
  * block stays readable and a snapshot is just a root.
  *
  * A restored chain's nodes may come in two parts: those the store read at start, and the rest,
- * read when a trie read misses the first part (or soon after start, `loadLater`): a read waits
- * for them then, so every node of every stored root is found as before.
+ * read when a trie read first misses the first part (`loadLater`), which waits for them: every
+ * node of every stored root is found as before.
  *
  * New entries are recorded until `drainNew()` hands them to the next store commit; a failed
  * commit gives them back with `restoreNew()` so that nothing is silently left unpersisted.

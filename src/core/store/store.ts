@@ -40,7 +40,7 @@ export interface PersistedChain {
   /**
    * The rest of them, read only when called (packed records, as `packedNodes`): most of a long
    * chain's bytes are trie nodes that answering its first calls does not need. The node calls it
-   * on the first trie read that the others miss, or soon after it started.
+   * on the first trie read that the others miss.
    */
   laterNodes?: () => Promise<Uint8Array[]>
   /** Encoded block records (store/blockCodec.ts), block 0 first, up to the head (empty: a block missing). */
