@@ -9,6 +9,7 @@ import { createPublicClient, createWalletClient, formatUnits, getAddress, http, 
 import { zksyncInMemoryNode } from 'viem/zksync'
 import { ServiceWorkerError, startNode } from '../../src/client/index.ts'
 import { BASE_URLS, CHAIN_NAME, SERVICE_WORKER_SCRIPT } from '../playground/session.ts'
+import { byId } from '../playground/ui/dom.ts'
 import { DEV_WALLETS } from './devWallets.ts'
 import { FAUCET_TOKEN_ABI, FAUCET_TOKEN_BYTECODE } from './faucetToken.artifact.ts'
 import { failureText, describeFailure } from './rpcError.ts'
@@ -20,11 +21,6 @@ const DECIMALS = 18
 const LOG_RANGE = 10_000n
 const SHOWN_TRANSFERS = 20
 
-function byId<T extends HTMLElement>(id: string): T {
-  const element = document.getElementById(id)
-  if (!element) throw new Error(`demo/dapp/index.html lacks #${id}`)
-  return element as T
-}
 
 const statusLine = byId<HTMLParagraphElement>('dapp-status')
 const app = byId<HTMLElement>('app')

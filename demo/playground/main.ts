@@ -4,7 +4,7 @@
  * argument: `#traces/0xabc…`), so every view can be linked to, reloaded and navigated back to.
  */
 import type { PageNode } from '../../src/client/index.ts'
-import { h } from './ui/dom.ts'
+import { byId, h } from './ui/dom.ts'
 import { failureText } from './ui/errors.ts'
 import { PANELS } from './panels/index.ts'
 import type { Navigator, Panel } from './panel.ts'
@@ -17,11 +17,6 @@ declare global {
   }
 }
 
-function byId<T extends HTMLElement>(id: string): T {
-  const element = document.getElementById(id)
-  if (!element) throw new Error(`demo/index.html lacks #${id}`)
-  return element as T
-}
 
 const tabList = byId<HTMLDivElement>('tabs')
 const panelsRoot = byId<HTMLElement>('panels')

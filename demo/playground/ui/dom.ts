@@ -32,3 +32,10 @@ export function field(label: string, control: HTMLInputElement | HTMLTextAreaEle
   if (hintElement) control.setAttribute('aria-describedby', hintElement.id)
   return h('div', { class: 'field' }, h('label', { for: control.id }, label), control, hintElement)
 }
+
+/** An element the page's HTML must have; a missing one is a bug in that HTML, said plainly. */
+export function byId<T extends HTMLElement>(id: string): T {
+  const element = document.getElementById(id)
+  if (!element) throw new Error(`${location.pathname} lacks #${id}`)
+  return element as T
+}
