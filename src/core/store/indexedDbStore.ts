@@ -172,7 +172,10 @@ export class IndexedDbStore implements Store {
       // Its answer is checked in its own success event, while the transaction is still active.
       const lease = tx.objectStore('meta').get('lease')
       lease.onsuccess = () => {
-        if ((lease.result as Lease | undefined)?.owner === this.lease.owner) return
+        // Ours: commit as soon as the writes are done, without waiting for their success events
+        // to reach this thread and for it to go idle (IndexedDB's auto-commit), which a busy
+        // worker delays. Until this answer, the transaction cannot commit: the abort stays possible.
+        if ((lease.result as Lease | undefined)?.owner === this.lease.owner) return tx.commit?.()
         leaseLost = true
         tx.abort()
       }
