@@ -15,6 +15,12 @@ export interface PoolEntry extends SignedTransaction {
 export class TxPool {
   private readonly bySender = new Map<PrefixedHexString, Map<bigint, PoolEntry>>()
   private readonly byHash = new Map<PrefixedHexString, PoolEntry>()
+  /**
+   * Per sender, a run of nonces [from, to) all in the pool, so that admitting a sender's next
+   * transaction does not count its whole queue again (2,000 pooled transactions of one sender
+   * cost 2 million lookups: 5% of filling the pool, Chromium profile). Dropped when one leaves.
+   */
+  private readonly runs = new Map<PrefixedHexString, { from: bigint; to: bigint }>()
   private seq = 0
 
   get size(): number {
@@ -47,6 +53,8 @@ export class TxPool {
     this.byHash.delete(hash)
     const nonces = this.bySender.get(entry.from)
     nonces?.delete(entry.tx.nonce)
+    const run = this.runs.get(entry.from)
+    if (run && entry.tx.nonce >= run.from && entry.tx.nonce < run.to) this.runs.delete(entry.from)
     if (nonces?.size === 0) this.bySender.delete(entry.from)
     return entry
   }
@@ -54,9 +62,11 @@ export class TxPool {
   /** How many of `from`'s transactions follow `stateNonce` without a gap. */
   executableCount(from: PrefixedHexString, stateNonce: bigint): number {
     const nonces = this.bySender.get(from)
-    let count = 0
-    while (nonces?.has(stateNonce + BigInt(count))) count++
-    return count
+    if (!nonces) return 0
+    let run = this.runs.get(from)
+    if (run?.from !== stateNonce) this.runs.set(from, (run = { from: stateNonce, to: stateNonce }))
+    while (nonces.has(run.to)) run.to++
+    return Number(run.to - run.from)
   }
 
   /**
@@ -94,6 +104,7 @@ export class TxPool {
   clear(): void {
     this.bySender.clear()
     this.byHash.clear()
+    this.runs.clear()
   }
 
   /** Makes the pool hold exactly `entries` again (evm_revert), in their order of arrival. */

@@ -24,8 +24,15 @@ export function transactionType(signed: SignedTransaction): number {
 
 /** The signed bytes of a transaction: what blocks, the transactions trie and the store carry. */
 export function transactionBytes(signed: SignedTransaction): Uint8Array {
-  return signed.eip712?.raw ?? signed.tx.serialize()
+  if (signed.eip712) return signed.eip712.raw
+  // Asked for by the block (trie, size) and its record; serialize() converts every field again.
+  let bytes = serialized.get(signed.tx)
+  if (!bytes) serialized.set(signed.tx, (bytes = signed.tx.serialize()))
+  return bytes
 }
+
+/** Transactions are frozen once decoded: their bytes never change. */
+const serialized = new WeakMap<TypedTransaction, Uint8Array>()
 
 const SUPPORTED_TYPES = new Set<number>([
   TransactionType.AccessListEIP2930,
