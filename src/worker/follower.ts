@@ -41,6 +41,7 @@ export class Follower {
   private readonly pending = new Map<string, PendingCall>()
   private readonly timer: ReturnType<typeof setInterval>
   private sequence = 0
+  private closed = false
 
   constructor(
     name: string,
@@ -57,6 +58,8 @@ export class Follower {
   }
 
   call(method: string, params: unknown): Promise<Outcome> {
+    // Closed (handed over or stopped): its channel is gone, and posting on it would throw.
+    if (this.closed) return Promise.resolve(failure(4900, 'this tab no longer follows: call the node again'))
     const id = `${this.tab}/${this.sequence++}`
     return new Promise((resolve) => {
       this.pending.set(id, {
@@ -153,6 +156,8 @@ export class Follower {
   }
 
   close(): void {
+    if (this.closed) return
+    this.closed = true
     clearInterval(this.timer)
     for (const call of [...this.pending.values()]) call.settle(failure(4900, 'the node was stopped'))
     this.channel.close()

@@ -62,7 +62,8 @@ const api: WorkerApi = {
       // What a leader opening this chain would say (core/node.ts restoreChain).
       throw new Error(`the stored chain has chain id ${leaderChainId}, not ${options.chainId}: open it with chainId ${leaderChainId} or use another name`)
     }
-    const accounts = await joined.call('eth_accounts', [])
+    // Through upstream, not `joined`: a takeover meanwhile closed that follower (its channel too).
+    const accounts = await upstream('eth_accounts', [])
     // This tab may have taken over while joining (its calls then ran here): say what it is now.
     const role = leader ? 'leader' : 'follower'
     return { role, chainId: chainId.result as string, accounts: accounts.ok ? (accounts.result as string[]) : [] }

@@ -84,6 +84,13 @@ test('taking over hands every call to this tab’s leader, except a taken write 
   ])
 })
 
+test('a follower that handed over answers a later call with a clear error instead of throwing on its closed channel', async () => {
+  const { follower, calls } = setUp()
+  follower.handOver(async () => ok('unused'))
+  expect(await follower.call('eth_accounts', [])).toMatchObject({ ok: false, error: { code: 4900, message: expect.stringContaining('no longer follows') } })
+  expect(calls).toEqual([])
+})
+
 test('a leader that takes no call for 5 s is reported as stalled; after 20 s the call fails clearly', async () => {
   vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] })
   const onStalled = vi.fn()
