@@ -8,7 +8,6 @@
  *   stored.
  */
 
-const HEX_KEY = /^[0-9a-f]{64}$/
 const KIND_HEX = 0
 const KIND_TEXT = 1
 const utf8 = new TextEncoder()
@@ -80,9 +79,12 @@ export function packNodes(nodes: Map<string, Uint8Array>): Uint8Array {
   for (const value of nodes.values()) size += value.length + 40
   const out = new Writer(size)
   for (const [key, value] of nodes) {
-    if (HEX_KEY.test(key)) {
+    // By char codes, not a regex and 32 slices and parseInts per node: packNodes runs on every
+    // durable block (~10 nodes each) and showed in the worker's profile.
+    const keyBytes = key.length === 64 ? hexKeyBytes(key) : undefined
+    if (keyBytes) {
       out.byte(KIND_HEX)
-      for (let i = 0; i < 64; i += 2) out.byte(parseInt(key.slice(i, i + 2), 16))
+      out.bytes(keyBytes)
     } else {
       const bytes = utf8.encode(key)
       out.byte(KIND_TEXT)
