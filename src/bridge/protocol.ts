@@ -38,6 +38,8 @@ export type Outcome = { ok: true; result: unknown } | { ok: false; error: RpcFai
 export type WorkerEvent =
   | { type: 'subscription'; subscription: string; result: unknown }
   | { type: 'role'; role: Role }
+  /** eth_accounts changed (an address impersonated or no longer): the provider's accountsChanged. */
+  | { type: 'accounts'; accounts: string[] }
 
 /** The API a node worker exposes to its page over Comlink. */
 export interface WorkerApi {
@@ -63,3 +65,5 @@ export type ChannelMessage =
   | { type: 'outcome'; id: string; outcome: Outcome }
   | { type: 'subscription'; tab: string; subscription: string; result: unknown }
   | { type: 'leader'; epoch: string }
+  /** The leader's eth_accounts changed: every tab's provider emits accountsChanged. */
+  | { type: 'accounts'; accounts: string[] }

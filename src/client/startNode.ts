@@ -81,6 +81,7 @@ export async function startNode(options: StartOptions = {}): Promise<PageNode> {
   let role: Role = 'leader'
   const onEvent = (event: WorkerEvent) => {
     if (event.type === 'role') role = event.role
+    else if (event.type === 'accounts') provider.emit('accountsChanged', event.accounts)
     else provider.emit('message', { type: 'eth_subscription', data: { subscription: event.subscription, result: event.result } })
   }
 

@@ -51,6 +51,8 @@ export class Follower {
     private readonly onLeaderChanged: () => void,
     /** No leader has taken a call for STALL_MS. */
     private readonly onStalled: () => void,
+    /** The leader's eth_accounts changed. */
+    private readonly onAccountsChanged: (accounts: string[]) => void = () => {},
   ) {
     this.channel = new BroadcastChannel(channelNames(name).rpc)
     this.channel.onmessage = (event: MessageEvent<ChannelMessage>) => this.onChannel(event.data)
@@ -151,6 +153,9 @@ export class Follower {
         return
       case 'leader':
         this.leaderChanged()
+        return
+      case 'accounts':
+        this.onAccountsChanged(message.accounts)
         return
     }
   }

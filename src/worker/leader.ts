@@ -42,7 +42,7 @@ export class Leader {
     private readonly options: WorkerOptions,
     private readonly tab: string,
     private readonly pushToPage: (message: SubscriptionMessage) => void,
-    { stolen = false }: { stolen?: boolean } = {},
+    { stolen = false, accountsChanged = () => {} }: { stolen?: boolean; accountsChanged?: (accounts: string[]) => void } = {},
   ) {
     if (options.persist) {
       this.channel = new BroadcastChannel(channelNames(options.name).rpc)
@@ -51,10 +51,22 @@ export class Leader {
     this.ready = openNode(options)
     // Like the channel, the HTTP relay starts before the chain loads: a request sent meanwhile waits.
     this.http = options.http ? new HttpRelay(options.name, this.ready, { steal: stolen }) : undefined
-    this.ready.catch(() => {
-      this.channel?.close()
-      this.http?.close()
-    })
+    this.ready.then(
+      (node) => {
+        const stop = node.impersonation.onChange(() => {
+          void node.request({ method: 'eth_accounts', params: [] }).then((accounts) => {
+            if (this.closing.signal.aborted) return
+            this.post({ type: 'accounts', accounts: accounts as string[] })
+            accountsChanged(accounts as string[])
+          })
+        })
+        this.closing.signal.addEventListener('abort', () => stop())
+      },
+      () => {
+        this.channel?.close()
+        this.http?.close()
+      },
+    )
     // Followers re-send what they could not deliver and renew their subscriptions.
     this.post({ type: 'leader', epoch: crypto.randomUUID() })
   }

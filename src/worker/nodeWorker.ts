@@ -89,9 +89,9 @@ const api: WorkerApi = {
 expose(api)
 
 /** Runs the chain in this tab. */
-function lead({ options, subscriptions }: Session, lock?: HeldLock, stolen = false): Leader {
+function lead({ options, subscriptions, events }: Session, lock?: HeldLock, stolen = false): Leader {
   const deliver = ({ subscription, result }: SubscriptionMessage) => subscriptions.deliver(subscription, result)
-  leader = new Leader(options, tab, deliver, { stolen })
+  leader = new Leader(options, tab, deliver, { stolen, accountsChanged: (accounts) => events({ type: 'accounts', accounts }) })
   leaderLock = lock
   void lock?.lost.then(stepDown)
   return leader
@@ -106,6 +106,7 @@ function follow(current: Session): Follower {
     (subscription, result) => subscriptions.deliver(subscription, result),
     () => void subscriptions.renew(upstream),
     () => void steal(current),
+    (accounts) => current.events({ type: 'accounts', accounts }),
   )
   queue = new AbortController()
   void holdLock(channelNames(options.name).leaderLock, 'wait', queue.signal).then((lock) => lock && takeOver(current, lock))

@@ -64,10 +64,29 @@ test('chainChanged and accountsChanged can be listened to and removed; a steady 
   expect(node.provider.on('accountsChanged', onAccounts)).toBe(node.provider)
   node.provider.once('chainChanged', onChain)
   await node.provider.request({ method: 'eth_chainId' })
+  await transfer(node)
   await new Promise((resolve) => setTimeout(resolve, 50))
   expect(node.provider.removeListener('chainChanged', onChain)).toBe(node.provider)
   expect(node.provider.removeListener('accountsChanged', onAccounts)).toBe(node.provider)
   expect(heard).toEqual([])
+})
+
+test('accountsChanged follows eth_accounts: an impersonated address joins it, and leaves it when stopped or reset', async () => {
+  const node = await memoryNode()
+  const heard: string[][] = []
+  node.provider.on('accountsChanged', (accounts: string[]) => heard.push(accounts))
+  const devAccounts = (await node.provider.request({ method: 'eth_accounts' })) as string[]
+  const whale = '0x00000000000000000000000000000000000000aa'
+  await node.provider.request({ method: 'anvil_impersonateAccount', params: [whale] })
+  await expect.poll(() => heard).toEqual([[...devAccounts, whale]])
+  expect(await node.provider.request({ method: 'eth_accounts' })).toEqual([...devAccounts, whale])
+  // Impersonating it again changes nothing, so says nothing.
+  await node.provider.request({ method: 'hardhat_impersonateAccount', params: [whale] })
+  await node.provider.request({ method: 'anvil_stopImpersonatingAccount', params: [whale] })
+  await expect.poll(() => heard).toEqual([[...devAccounts, whale], devAccounts])
+  await node.provider.request({ method: 'anvil_impersonateAccount', params: [whale] })
+  await node.provider.request({ method: 'anvil_reset', params: [] })
+  await expect.poll(() => heard).toEqual([[...devAccounts, whale], devAccounts, [...devAccounts, whale], devAccounts])
 })
 
 test('a listener that throws does not keep the others from hearing an event', async () => {

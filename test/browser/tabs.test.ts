@@ -34,6 +34,20 @@ test('one leader, one follower; both serve the same chain, whichever tab writes'
   }
 })
 
+test('accountsChanged reaches every tab, whichever tab changed the accounts', async () => {
+  const [leader, follower] = await twoTabs('tabs-accounts')
+  const heardByLeader: string[][] = []
+  const heardByFollower: string[][] = []
+  leader.provider.on('accountsChanged', (accounts: string[]) => heardByLeader.push(accounts))
+  follower.provider.on('accountsChanged', (accounts: string[]) => heardByFollower.push(accounts))
+  const whale = '0x00000000000000000000000000000000000000bb'
+  await follower.provider.request({ method: 'anvil_impersonateAccount', params: [whale] })
+  const accounts = await leader.provider.request({ method: 'eth_accounts' })
+  expect(accounts).toContain(whale)
+  await expect.poll(() => heardByLeader).toEqual([accounts])
+  await expect.poll(() => heardByFollower).toEqual([accounts])
+})
+
 test('two tabs starting at the same moment agree on one leader and one chain', async () => {
   const name = uniqueName('tabs-together')
   const nodes = await Promise.all([start({ name }), start({ name }), start({ name })])
