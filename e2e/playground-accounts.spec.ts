@@ -223,3 +223,14 @@ test('Node: time travel sets the next block’s timestamp; reset returns the cha
   await expect(page.getByTestId('status')).toHaveText(/ · block 0 · /)
   expect(await rpc(page, 'eth_blockNumber')).toBe('0x0')
 })
+
+test('an address impersonated elsewhere (here: over the provider, as the console or another tab would) shows up in Accounts and Send', async ({ page }) => {
+  await openPlayground(page, 'accounts')
+  await rpc(page, 'anvil_impersonateAccount', STRANGER)
+  await expect(accountRow(page, STRANGER)).toBeVisible()
+  await page.getByRole('tab', { name: 'Send' }).click()
+  await expect(page.getByTestId('panel-send').getByLabel('From').locator(`option[value="${STRANGER}"]`)).toHaveCount(1)
+  await rpc(page, 'anvil_stopImpersonatingAccount', STRANGER)
+  await page.getByRole('tab', { name: 'Accounts' }).click()
+  await expect(accountRow(page, STRANGER)).toHaveCount(0)
+})

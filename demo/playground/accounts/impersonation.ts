@@ -1,44 +1,44 @@
 /**
- * The addresses this page impersonates. The node keeps them (anvil_impersonateAccount) but has
- * no method that lists them, so the page remembers what it asked for: Accounts shows them, Send
- * offers them as senders. A reset forgets them on the node, and `forgetAll` here.
+ * The addresses the node impersonates by name: eth_accounts lists them after the dev accounts (as
+ * anvil does), and the provider's accountsChanged says when that list changes — from this panel,
+ * the RPC console, another tab or an HTTP client alike. Accounts shows them, Send offers them as
+ * senders.
  */
 import type { Hex, Session } from '../session.ts'
 
 type Listener = (addresses: readonly Hex[]) => void
 
 export class Impersonation {
-  private readonly addresses: Hex[] = []
+  private addresses: Hex[] = []
   private readonly listeners = new Set<Listener>()
 
-  constructor(private readonly session: Session) {}
+  constructor(private readonly session: Session) {
+    session.provider.on('accountsChanged', (accounts: Hex[]) => this.update(accounts))
+    void this.refresh()
+  }
 
   get list(): readonly Hex[] {
     return this.addresses
   }
 
   has(address: Hex): boolean {
-    return this.addresses.includes(address)
+    return this.addresses.includes(address.toLowerCase() as Hex)
   }
 
   /** anvil_impersonateAccount: the node then signs eth_sendTransaction from `address` unchecked. */
   async start(address: Hex): Promise<void> {
     await this.session.request('anvil_impersonateAccount', [address])
-    if (this.has(address)) return
-    this.addresses.push(address)
-    this.changed()
+    await this.refresh()
   }
 
   async stop(address: Hex): Promise<void> {
     await this.session.request('anvil_stopImpersonatingAccount', [address])
-    this.addresses.splice(this.addresses.indexOf(address), 1)
-    this.changed()
+    await this.refresh()
   }
 
-  /** The node dropped every impersonation (anvil_reset). */
-  forgetAll(): void {
-    this.addresses.length = 0
-    this.changed()
+  /** Reads the list again (after a reset, which drops every impersonation). */
+  async refresh(): Promise<void> {
+    this.update(await this.session.request<Hex[]>('eth_accounts'))
   }
 
   /** Calls `listener` with the list on every change; returns the unsubscribe. */
@@ -47,7 +47,11 @@ export class Impersonation {
     return () => this.listeners.delete(listener)
   }
 
-  private changed(): void {
+  private update(accounts: Hex[]): void {
+    const dev = new Set(this.session.accounts.map((a) => a.toLowerCase()))
+    const next = accounts.map((a) => a.toLowerCase() as Hex).filter((a) => !dev.has(a))
+    if (next.length === this.addresses.length && next.every((a, i) => a === this.addresses[i])) return
+    this.addresses = next
     for (const listener of this.listeners) listener(this.addresses)
   }
 }

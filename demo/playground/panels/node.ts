@@ -32,7 +32,7 @@ export const nodePanel: Panel = {
     const storage = storageSection()
     const reset = resetSection(session, () => {
       snapshots.forgetAll()
-      impersonation(session).forgetAll()
+      void impersonation(session).refresh()
     })
 
     root.append(
