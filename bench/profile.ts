@@ -9,8 +9,8 @@
  * attaches to the page's dedicated workers, and Target.sendMessageToTarget carries the
  * Profiler commands to the node worker's session.
  *
- *   workloads: one (1,000 transfers one by one), flight (50 in flight), erc20, mine (2,000 into
- *              one block), call (eth_call balanceOf), cold (not profiled: startNode timings)
+ *   workloads: one (1,000 transfers one by one), flight (50 in flight), erc20 (300 one by one),
+ *              erc20-flight (the same, 50 in flight), mine (2,000 into one block), call (eth_call balanceOf)
  *   PROFILE_NOBUILD=1   reuse the last profile build
  *   PROFILE_OUT=dir     where the .cpuprofile files go (default: a temp folder)
  */
@@ -141,7 +141,7 @@ async function main() {
     const name = `profile-${workload}`
     await call('deleteDb', name)
     await call('start', { name, serviceWorker: false, mining: workload === 'mine' ? { mode: 'manual' } : undefined })
-    if (workload === 'erc20' || workload === 'call') await call('request', 'eth_sendRawTransaction', [deployment.raw])
+    if (workload.startsWith('erc20') || workload === 'call') await call('request', 'eth_sendRawTransaction', [deployment.raw])
     const balanceOf = { to: deployment.address, data: token.encodeFunctionData('balanceOf', [FROM]) }
     if (workload === 'call') await call('latency', 'eth_call', [balanceOf, 'latest'], 200)
 
@@ -183,6 +183,7 @@ async function run(call: Call, what: string, raws: string[], erc20: string[], ba
   if (what === 'one') return rate(1000, await call('sendOneByOne', raws.slice(0, 1000)))
   if (what === 'flight') return rate(1000, await call('sendInFlight', raws.slice(0, 1000), 50))
   if (what === 'erc20') return rate(erc20.length, await call('sendOneByOne', erc20))
+  if (what === 'erc20-flight') return rate(erc20.length, await call('sendInFlight', erc20, 50))
   if (what === 'mine') {
     const mined = await call('sendThenMine', raws, 50)
     return `${rate(raws.length, mined.ms)}, admission ${mined.admitMs.toFixed(0)} ms, ${mined.transactions} in the block`

@@ -44,6 +44,7 @@ export class SenderRecovery {
   private helper: Worker | undefined
   private helperReady = false
   private broken = false
+  private closed = false
   private nextId = 0
   private readonly waiting = new Map<number, () => void>()
 
@@ -53,6 +54,8 @@ export class SenderRecovery {
 
   /** Runs `run` (an eth_sendRawTransaction call with `params`) in arrival order. */
   submit<T extends Outcome>(params: unknown, run: () => Promise<T>): Promise<T> {
+    // Closed: no batch will ever flush; the node answers the call as it closes.
+    if (this.closed) return run()
     return new Promise<T>((resolve) => {
       this.queue.push({ params, run: () => resolve(run()) })
       if (this.flushing) return
@@ -63,6 +66,7 @@ export class SenderRecovery {
 
   /** Stops the helper; calls not started yet run now, on this thread (the node answers them as it closes). */
   close(): void {
+    this.closed = true
     this.broken = true
     this.wake.port1.close()
     const rest = this.queue
