@@ -6,7 +6,7 @@
  * transaction itself.
  */
 import type { Common } from '@ethereumjs/common'
-import { createTxFromRLP } from '@ethereumjs/tx'
+import { createFeeMarket1559Tx, createTxFromRLP } from '@ethereumjs/tx'
 import { hexToBytes, type PrefixedHexString } from '@ethereumjs/util'
 import { createChainCommon } from '../core/exec/chainCommon.ts'
 import { observeRecoveries, type Recovery } from '../core/exec/fastCrypto.ts'
@@ -31,4 +31,20 @@ self.onmessage = ({ data: { id, chainId, raws } }: MessageEvent<RecoveryRequest>
   observeRecoveries(undefined)
   self.postMessage({ id, recoveries } satisfies RecoveryReply)
 }
+/**
+ * Recoveries this helper runs before it says it is ready: a new thread's JIT has not compiled
+ * noble's BigInt arithmetic yet, and until it has, the node worker recovers faster itself (bench:
+ * 300 ERC-20 transfers with 50 in flight ran ~8% slower with a cold helper than with none).
+ */
+const WARM_UP_RECOVERIES = 150
+
+function warmUp(): void {
+  const common = createChainCommon(1)
+  commons.set(1, common)
+  const key = new Uint8Array(32).fill(1)
+  const raw = createFeeMarket1559Tx({ chainId: 1n, gasLimit: 21_000n, maxFeePerGas: 1n }, { common }).sign(key).serialize()
+  for (let i = 0; i < WARM_UP_RECOVERIES; i++) createTxFromRLP(raw, { common }).getSenderAddress()
+}
+
+warmUp()
 self.postMessage({ id: -1, recoveries: [] } satisfies RecoveryReply)
