@@ -94,7 +94,10 @@ export class StoredBlock implements BlockRecord {
     if (decoded) {
       for (const tx of decoded.transactions) {
         const at = { hash: tx.hash, index: tx.index }
-        for (const log of tx.receipt.logs) logs.push(log), txs.push(at)
+        for (const log of tx.receipt.logs) {
+          logs.push(log)
+          txs.push(at)
+        }
       }
     } else {
       let at: LogTransaction | undefined
