@@ -25,14 +25,15 @@ interface Queued {
 
 /**
  * Raw transactions sent together (50 in flight, a page filling the pool) have their senders
- * recovered on two threads: sender recovery is most of an automined transfer's cost in Chromium
- * (noble, ~0.5 ms; bench/profile.ts), and the node worker is the only busy thread meanwhile.
+ * recovered on two threads: sender recovery (noble, ~0.5 ms in Chromium) was a quarter of the
+ * node worker's time with 50 in flight (bench/profile.ts), and the node worker was the only busy
+ * thread.
  *
- * Calls that arrived together are collected for one task (a MessageChannel message runs after
- * the calls already queued); a lone call runs at once on the node worker, as before. Of a batch,
- * the first third runs at once and the helper recovers the rest, whose calls then run in their
- * order of arrival, after every call of earlier batches: the node admits transactions in the order
- * they came. The helper only saves work: its keys are looked up by `ecrecover`'s exact
+ * Calls that arrived together are collected for one task (a MessageChannel message runs after the
+ * calls already queued); a lone call runs on the node worker as before, one task later. Of a
+ * batch, the first third runs at once and the helper recovers the rest, whose calls then run in
+ * their order of arrival, after every call of earlier batches: the node admits transactions in
+ * the order they came. The helper only saves work: its keys are looked up by `ecrecover`'s exact
  * arguments, and when it is missing, slow or broken, the node recovers the senders itself.
  */
 export class SenderRecovery {
