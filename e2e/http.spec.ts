@@ -8,6 +8,7 @@ import { connect } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { expect, test, type Page } from '@playwright/test'
 import { Wallet } from 'ethers'
+import { stopServiceWorkers } from './support/playground.ts'
 
 /** A browser bundle a package ships (not in its exports map, so by path). */
 const bundle = (path: string) => fileURLToPath(new URL(`../node_modules/${path}`, import.meta.url))
@@ -178,15 +179,7 @@ test('after the browser stops the service worker, the next request is answered',
   await openPlayground(page)
   expect(await postJson(page, '/rpc', call('eth_chainId'))).toMatchObject({ result: '0x104' })
 
-  const cdp = await page.context().newCDPSession(page)
-  const status = new Map<string, string>()
-  cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
-    for (const version of versions) status.set(version.versionId, version.runningStatus)
-  })
-  await cdp.send('ServiceWorker.enable')
-  await expect.poll(() => [...status.values()]).toContain('running')
-  await cdp.send('ServiceWorker.stopAllWorkers')
-  await expect.poll(() => [...status.values()].every((state) => state === 'stopped')).toBe(true)
+  await stopServiceWorkers(page)
 
   expect(await postJson(page, 'http://127.0.0.1:8011/eth_chainId', { jsonrpc: '2.0', id: 5 })).toEqual({ jsonrpc: '2.0', id: 5, result: '0x104' })
 })

@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { expect, test, type BrowserContext, type Page } from '@playwright/test'
-import { READY, head, openPlayground, rpc, transfer, waitReady } from './support/playground.ts'
+import { READY, head, openPlayground, rpc, stopServiceWorkers, transfer, waitReady } from './support/playground.ts'
 
 const TO = '0x000000000000000000000000000000000000beef'
 /** The build folder the config serves (playwright.config.ts): whether the dApp page is in it. */
@@ -62,18 +62,6 @@ const postRpc = (page: Page, url: string, method: string, params: unknown[] = []
 const reachable = (page: Page, url: string) =>
   page.evaluate((url) => fetch(url, { cache: 'no-store' }).then(() => true, () => false), url)
 
-async function stopServiceWorkers(page: Page): Promise<void> {
-  const cdp = await page.context().newCDPSession(page)
-  const status = new Map<string, string>()
-  cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
-    for (const version of versions) status.set(version.versionId, version.runningStatus)
-  })
-  await cdp.send('ServiceWorker.enable')
-  await expect.poll(() => [...status.values()]).toContain('running')
-  await cdp.send('ServiceWorker.stopAllWorkers')
-  await expect.poll(() => [...status.values()].every((state) => state === 'stopped')).toBe(true)
-  await cdp.detach()
-}
 
 async function goOffline(context: BrowserContext, page: Page): Promise<void> {
   await context.setOffline(true)

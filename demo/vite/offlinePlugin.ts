@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto'
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { join, relative, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { build } from 'esbuild'
+import { bundleClassicScript } from '../../src/vite/serviceWorkerScript.ts'
 import type { Plugin, ResolvedConfig } from 'vite'
 import { SCRIPT_FILE_NAME as RELAY_FILE_NAME } from '../../src/bridge/http.ts'
 import type { PrecacheManifest } from '../sw/precacheManifest.ts'
@@ -24,19 +24,11 @@ const DEFERRED_BYTES = 1024 * 1024
 const entry = fileURLToPath(new URL('../sw/playgroundServiceWorker.ts', import.meta.url))
 
 /** The worker script: one self-contained classic script (importScripts needs a classic worker). */
-export async function buildPlaygroundServiceWorker(manifest: PrecacheManifest): Promise<string> {
-  const result = await build({
-    entryPoints: [entry],
-    bundle: true,
-    format: 'iife',
-    platform: 'browser',
-    target: 'es2022',
-    write: false,
-    legalComments: 'none',
+export function buildPlaygroundServiceWorker(manifest: PrecacheManifest): Promise<string> {
+  return bundleClassicScript(entry, {
     define: { __PRECACHE__: JSON.stringify(manifest) },
-    banner: { js: `// The pagenode playground's service worker (offline cache ${manifest.version}). Generated from demo/sw/: do not edit.` },
+    banner: `// The pagenode playground's service worker (offline cache ${manifest.version}). Generated from demo/sw/: do not edit.`,
   })
-  return result.outputFiles[0].text
 }
 
 /** Every file under `dir`, as paths relative to it with `/` separators. */

@@ -120,3 +120,20 @@ export async function hangWorker(page: Page, ms: number): Promise<void> {
     message: JSON.stringify({ id: 1, method: 'Runtime.evaluate', params: { expression } }),
   })
 }
+
+/**
+ * Stops every service worker of the browser through the DevTools protocol, as Chromium does to
+ * an idle one, and waits until they are all stopped: the next request starts one afresh.
+ */
+export async function stopServiceWorkers(page: Page): Promise<void> {
+  const cdp = await page.context().newCDPSession(page)
+  const status = new Map<string, string>()
+  cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
+    for (const version of versions) status.set(version.versionId, version.runningStatus)
+  })
+  await cdp.send('ServiceWorker.enable')
+  await expect.poll(() => [...status.values()]).toContain('running')
+  await cdp.send('ServiceWorker.stopAllWorkers')
+  await expect.poll(() => [...status.values()].every((state) => state === 'stopped')).toBe(true)
+  await cdp.detach()
+}

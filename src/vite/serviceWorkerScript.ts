@@ -21,10 +21,21 @@ export function pagenodeVersion(): string {
   return (JSON.parse(readFileSync(packageJson, 'utf8')) as { version: string }).version
 }
 
-export async function buildServiceWorkerScript(): Promise<string> {
+export function buildServiceWorkerScript(): Promise<string> {
   const version = pagenodeVersion()
+  return bundleClassicScript(entry, {
+    define: { __PAGENODE_VERSION__: JSON.stringify(version) },
+    banner: `// pagenode service worker ${version}, protocol ${HTTP_PROTOCOL}. Generated from pagenode's src/sw/: do not edit;\n// pagenode/vite serves and emits it, \`npx pagenode init <public dir>\` copies it.`,
+  })
+}
+
+/**
+ * A TypeScript entry bundled into one self-contained classic script (an IIFE): what a service
+ * worker that may call importScripts must be. Also builds a site's own worker that imports the relay.
+ */
+export async function bundleClassicScript(entryPoint: string, { define, banner }: { define: Record<string, string>; banner: string }): Promise<string> {
   const result = await build({
-    entryPoints: [entry],
+    entryPoints: [entryPoint],
     bundle: true,
     format: 'iife',
     platform: 'browser',
@@ -32,10 +43,8 @@ export async function buildServiceWorkerScript(): Promise<string> {
     write: false,
     minify: false,
     legalComments: 'none',
-    define: { __PAGENODE_VERSION__: JSON.stringify(version) },
-    banner: {
-      js: `// pagenode service worker ${version}, protocol ${HTTP_PROTOCOL}. Generated from pagenode's src/sw/: do not edit;\n// pagenode/vite serves and emits it, \`npx pagenode init <public dir>\` copies it.`,
-    },
+    define,
+    banner: { js: banner },
   })
   return result.outputFiles[0].text
 }
