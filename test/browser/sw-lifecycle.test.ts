@@ -118,7 +118,7 @@ test('the service worker refuses a page that speaks another protocol', async () 
     .poll(() => {
       registration.active?.postMessage({ type: 'pagenode:claim' })
       return navigator.serviceWorker.controller?.scriptURL
-    })
+    }, { timeout: 10_000 }) // installing and activating a new script took over 1 s on a loaded CI machine
     .toBe(url.href)
 
   const reply = await post(`${base}/`, call('eth_chainId', [], 5))
