@@ -51,10 +51,6 @@ export async function runBrowserBench(runs: number, collect: Collector, lists: L
       page.evaluate(([name, args]) => (window.bench[name] as (...a: unknown[]) => unknown)(...args), [name, args] as const) as never
 
     const { transfers, deployment, erc20, warm } = lists
-    const swFloorPage = await context.newPage()
-    await swFloorPage.goto(`${origin}/floor-sw/`)
-    await swFloorPage.evaluate(() => window.floorReady)
-
     // Warm-up, untimed: the JIT of the floor worker and of a node worker, as a page that has run a while.
     await call('runTxFloor', [deployment.raw], erc20, false, 'node')
     await call('runTxFloor', [], transfers.slice(0, 500), false, 'default')
@@ -63,7 +59,7 @@ export async function runBrowserBench(runs: number, collect: Collector, lists: L
     await call('stop')
     for (let run = 0; run < runs; run++) {
       console.log(`chromium run ${run + 1}/${runs}`)
-      await runOnce(call, swFloorPage, collect, transfers, deployment, erc20)
+      await runOnce(call, collect, transfers, deployment, erc20)
     }
     await warmChain(page, call, collect, deployment, warm)
     await startTimes(page, origin, runs, collect)
@@ -84,16 +80,13 @@ async function versionOf(context: BrowserContext): Promise<string> {
 
 async function runOnce(
   call: Call,
-  swFloorPage: Page,
   collect: Collector,
   raws: string[],
   deployment: { raw: string; address: string },
   erc20: string[],
 ) {
   const oneByOne = raws.slice(0, 1000)
-  // ---- floors, in this run ----
-  collect('chromium', 'floor: postMessage round trip to a worker, p50', p50(await call('echo', 1000)), 'ms')
-  collect('chromium', 'floor: service worker answering a constant, p50', p50(await swFloorPage.evaluate((n) => window.floorFetch(n), 300)), 'ms')
+  // ---- floors, in this run (the two round-trip floors are sampled with their workloads, below) ----
   collect('chromium', 'floor: empty IndexedDB readwrite commit (one tiny put, relaxed), p50', p50(await call('idbFloor', 200, 'relaxed')), 'ms')
   const floorTransfers = await call('runTxFloor', [], oneByOne, false, 'node')
   collect('chromium', 'floor: bare runTx of the 1,000 signed transfers', (1000 / floorTransfers) * 1000, 'tx/s')
@@ -112,8 +105,13 @@ async function runOnce(
   const oneByOneMs = await call('sendOneByOne', oneByOne)
   collect('chromium', '1,000 signed transfers, one by one, automine, durable ack', (1000 / oneByOneMs) * 1000, 'tx/s')
   collect('chromium', 'IndexedDB bytes per transfer', (total(await call('dbBytes', name('t1'))) - genesisBytes) / 1000, 'B')
-  collect('chromium', 'provider round trip, eth_blockNumber p50', p50(await call('latency', 'eth_blockNumber', [], 1000)), 'ms')
-  collect('chromium', 'HTTP through the service worker, eth_blockNumber p50', p50(await call('http', 300)), 'ms')
+  // Each round trip alternates with its floor, call by call: both see the same machine state.
+  const rtt = await call('latencyVersusEcho', 'eth_blockNumber', [], 1000)
+  collect('chromium', 'floor: postMessage round trip to a worker, p50', p50(rtt.floor), 'ms')
+  collect('chromium', 'provider round trip, eth_blockNumber p50', p50(rtt.work), 'ms')
+  const http = await call('httpVersusFloor', 300)
+  collect('chromium', 'floor: service worker answering a constant, p50', p50(http.floor), 'ms')
+  collect('chromium', 'HTTP through the service worker, eth_blockNumber p50', p50(http.work), 'ms')
   collect('chromium', 'provider eth_getBalance p50', p50(await call('latency', 'eth_getBalance', [FROM, 'latest'], 1000)), 'ms')
   await call('stop')
 

@@ -43,6 +43,62 @@ async function sample(samples: number, work: () => Promise<unknown>): Promise<nu
   return times
 }
 
+/**
+ * Times a floor and a workload alternately, one of each per iteration (which goes first alternates
+ * too), after a warm-up of both: the two sets of samples see the same machine state, so their
+ * ratio holds on a machine whose load moves either of them by 2× between two moments.
+ */
+async function paired(samples: number, floorWork: () => Promise<unknown>, work: () => Promise<unknown>): Promise<{ floor: number[]; work: number[] }> {
+  for (let i = 0; i < Math.min(50, samples); i++) {
+    await floorWork()
+    await work()
+  }
+  const times = { floor: [] as number[], work: [] as number[] }
+  const timed = async (into: number[], run: () => Promise<unknown>) => {
+    const start = performance.now()
+    await run()
+    into.push(performance.now() - start)
+  }
+  for (let i = 0; i < samples; i++) {
+    if (i % 2 === 0) {
+      await timed(times.floor, floorWork)
+      await timed(times.work, work)
+    } else {
+      await timed(times.work, work)
+      await timed(times.floor, floorWork)
+    }
+  }
+  return times
+}
+
+const rpcBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] })
+
+/** One eth_blockNumber POST with `fetchIn` (the fetch of the page whose service worker answers it). */
+async function postBlockNumber(fetchIn: typeof fetch, url: string): Promise<void> {
+  const response = await fetchIn(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: rpcBody })
+  const reply = (await response.json()) as { result?: string }
+  if (typeof reply.result !== 'string') throw new Error(`${url}: ${JSON.stringify(reply)}`)
+}
+
+/**
+ * The service-worker floor's page (/floor-sw/, under its own service worker) in a frame of this
+ * page: its fetch is answered by the floor service worker, this page's by pagenode's, and both are
+ * timed here, interleaved.
+ */
+let floorFrame: Promise<Window> | undefined
+function floorSwWindow(): Promise<Window> {
+  floorFrame ??= new Promise<Window>((resolve, reject) => {
+    const frame = document.createElement('iframe')
+    frame.src = '/floor-sw/'
+    frame.onload = () => {
+      const window = frame.contentWindow!
+      void window.floorReady.then(() => resolve(window), reject)
+    }
+    document.body.append(frame)
+  })
+  return floorFrame
+}
+
 const send = (raw: string) => provider().request({ method: 'eth_sendRawTransaction', params: [raw] }) as Promise<string>
 
 /** Sends every transaction keeping `inFlight` requests outstanding; ms until the last is answered. */
@@ -57,7 +113,6 @@ async function sendWindowed(raws: string[], inFlight: number): Promise<number> {
 }
 
 const api = {
-  echo: (samples: number) => sample(samples, () => floor({ kind: 'echo' })),
   cryptoTimes: (raws: string[]) =>
     floor<{ status: Record<string, string>; node: number; default: number }>({ kind: 'crypto', raws }),
   idbFloor: (commits: number, durability: 'relaxed' | 'strict') => floor<number[]>({ kind: 'idb', commits, durability }),
@@ -75,14 +130,19 @@ const api = {
   },
   request: (method: string, params: unknown[] = []) => provider().request({ method, params }),
   latency: (method: string, params: unknown[], samples: number) => sample(samples, () => provider().request({ method, params })),
-  http(samples: number): Promise<number[]> {
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] })
-    const url = `${node!.baseUrls[0]}/`
-    return sample(samples, async () => {
-      const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
-      const reply = (await response.json()) as { result?: string }
-      if (typeof reply.result !== 'string') throw new Error(`HTTP endpoint: ${JSON.stringify(reply)}`)
-    })
+  /** A provider call against the postMessage floor (a bare echo worker), interleaved. */
+  latencyVersusEcho: (method: string, params: unknown[], samples: number) =>
+    paired(samples, () => floor({ kind: 'echo' }), () => provider().request({ method, params })),
+  /** eth_blockNumber over HTTP through pagenode's service worker against the constant-answer floor's, interleaved. */
+  async httpVersusFloor(samples: number): Promise<{ floor: number[]; work: number[] }> {
+    if (!node) throw new Error('no node started')
+    const url = `${node.baseUrls[0]}/`
+    const floorWindow = await floorSwWindow()
+    return paired(
+      samples,
+      () => postBlockNumber(floorWindow.fetch.bind(floorWindow), '/floor-sw/rpc'),
+      () => postBlockNumber(fetch, url),
+    )
   },
   sendOneByOne: (raws: string[]) => sendWindowed(raws, 1),
   sendInFlight: sendWindowed,
