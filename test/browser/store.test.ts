@@ -2,11 +2,14 @@
  * Where a chain lives: one IndexedDB database per name, refused clearly when a newer pagenode
  * wrote it; nothing at all in IndexedDB for `persist: false`.
  */
-import { openDB } from 'idb'
+import { deleteDB, openDB } from 'idb'
 import { expect, test } from 'vitest'
 import { startNode } from '../../src/client/index.ts'
 import { SCHEMA_VERSION } from '../../src/core/index.ts'
+import { RLP } from '@ethereumjs/rlp'
 import { IndexedDbStore } from '../../src/core/store/indexedDbStore.ts'
+import { packZeros } from '../../src/core/store/packing.ts'
+import { encodeSegment, readSegment, type StoredSegment } from '../../src/core/store/segments.ts'
 import { DEV, start, transfer, uniqueName } from './support/nodes.ts'
 
 const databaseNames = async () => (await indexedDB.databases()).map((db) => db.name)
@@ -156,8 +159,85 @@ test('a long chain’s per-commit records are merged into segments, and the chai
   expect(await db.count('blocks')).toBeLessThan(600)
   // Blocks and trie nodes in segments of their own: the nodes under string keys, read after start.
   expect((await db.getAllKeys('segments')).some((key) => typeof key === 'string')).toBe(true)
+  // Deflated (layout 4).
+  expect((await db.getAll('segments')).every((segment) => 'deflated' in segment)).toBe(true)
   db.close()
   const second = await start({ name })
   expect(await ask(second)).toEqual(before)
   expect(await second.provider.request({ method: 'eth_blockNumber' })).toBe('0x25a')
+})
+
+/** A chain of 600 blocks (two transfers to DEV[3]), merged into segments, and what it answers. */
+async function mergedChain(name: string) {
+  const node = await start({ name })
+  await transfer(node, 0, DEV[3].address, 9n)
+  await node.provider.request({ method: 'anvil_mine', params: ['0x258'] })
+  await transfer(node, 1, DEV[3].address, 4n)
+  const ask = (of: typeof node) =>
+    Promise.all([
+      of.provider.request({ method: 'eth_getBlockByNumber', params: ['0x1', true] }),
+      of.provider.request({ method: 'eth_getBlockByNumber', params: ['0x12c', false] }),
+      of.provider.request({ method: 'eth_getBalance', params: [DEV[3].address, '0x1'] }),
+      of.provider.request({ method: 'eth_getBalance', params: [DEV[3].address, 'latest'] }),
+      of.provider.request({ method: 'eth_blockNumber' }),
+    ])
+  const answers = await ask(node)
+  await node.stop()
+  return { answers, ask }
+}
+
+test('a chain stored by the previous layout (3: segments not deflated, records zero-packed) is opened and read the same', async () => {
+  const source = uniqueName('layout4')
+  const { answers, ask } = await mergedChain(source)
+  // The same records, as layout 3 wrote them, in a database of version 3.
+  const name = uniqueName('layout3')
+  const from = await openDB(source)
+  const old = await openDB(name, 3, {
+    upgrade(database) {
+      for (const store of ['nodes', 'blocks', 'meta']) database.createObjectStore(store)
+      database.createObjectStore('nodeBatches', { autoIncrement: true })
+      database.createObjectStore('segments', { autoIncrement: true })
+    },
+  })
+  for (const store of ['meta', 'nodes', 'blocks', 'nodeBatches'] as const) {
+    const keys = await from.getAllKeys(store)
+    const values = await from.getAll(store)
+    for (const [i, key] of keys.entries()) await old.put(store, values[i], key)
+  }
+  const segmentKeys = await from.getAllKeys('segments')
+  const segments = (await from.getAll('segments')) as StoredSegment[]
+  for (const [i, key] of segmentKeys.entries()) {
+    const { blocks, nodes } = await readSegment(segments[i])
+    await old.put('segments', encodeSegment(blocks.map((block) => ({ ...block, record: packZeros(block.record) })), [nodes]), key)
+  }
+  from.close()
+  old.close()
+
+  const reopened = await start({ name })
+  expect(await ask(reopened)).toEqual(answers)
+})
+
+test('a block stored again while a merge deflates is kept: the merge leaves the records for later', async () => {
+  const name = uniqueName('merge-race')
+  const store = await IndexedDbStore.open(name)
+  // Block records as the store sees them: opaque but for the header (the first item) it hashes.
+  const record = (number: number, version: number) => RLP.encode([RLP.encode([number, version]), version])
+  const meta = { schemaVersion: SCHEMA_VERSION, chainId: 260, genesisHash: '0x00', headNumber: 599n }
+  try {
+    await store.commit({ meta, nodes: new Map(), blocks: Array.from({ length: 600 }, (_, n) => ({ number: BigInt(n), bytes: record(n, 1) })) })
+    // That commit started a merge (600 records): it now reads them and deflates.
+    await store.commit({ meta, nodes: new Map(), blocks: [{ number: 5n, bytes: record(5, 2) }] })
+  } finally {
+    await store.close()
+  }
+  const reopened = await IndexedDbStore.open(name)
+  try {
+    const chain = (await reopened.load())!
+    expect(chain.blocks).toHaveLength(600)
+    expect(chain.blocks[5]).toEqual(record(5, 2))
+    expect(chain.blocks[6]).toEqual(record(6, 1))
+  } finally {
+    await reopened.close()
+    await deleteDB(name)
+  }
 })

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { PackedNodes, packNodes, packZeros, unpackNodes, unpackZeros } from '../../src/core/store/packing.ts'
-import { decodeSegment, encodeSegment } from '../../src/core/store/segments.ts'
+import { decodeSegment, encodeSegment, readSegment, storedSegment } from '../../src/core/store/segments.ts'
 
 const bytes = (...values: number[]) => Uint8Array.from(values)
 
@@ -51,14 +51,39 @@ describe('store packing', () => {
     expect(packed.get('not a key')).toBeUndefined()
   })
 
+  const segmentBlocks = [
+    { number: 0, hash: new Uint8Array(32).fill(1), record: bytes(0xc1, 0x80) },
+    { number: 300, hash: new Uint8Array(32).fill(2), record: new Uint8Array([...new Uint8Array(200).fill(5), ...new Uint8Array(300)]) },
+  ]
+  const segmentNodes = [packNodes(new Map([['ab'.repeat(32), bytes(1)]])), packNodes(new Map([['cd'.repeat(32), bytes(2)]]))]
+  const nodesOfSegment = new Map([['ab'.repeat(32), bytes(1)], ['cd'.repeat(32), bytes(2)]])
+
   test('a segment holds blocks with their hashes and the merged node records', () => {
-    const blocks = [
-      { number: 0, hash: new Uint8Array(32).fill(1), packed: bytes(0xc1, 0x80) },
-      { number: 300, hash: new Uint8Array(32).fill(2), packed: new Uint8Array(200).fill(5) },
-    ]
-    const nodes = [packNodes(new Map([['ab'.repeat(32), bytes(1)]])), packNodes(new Map([['cd'.repeat(32), bytes(2)]]))]
-    const segment = decodeSegment(encodeSegment(blocks, nodes))
-    expect(segment.blocks).toEqual(blocks)
-    expect(new Map(unpackNodes(segment.nodes))).toEqual(new Map([['ab'.repeat(32), bytes(1)], ['cd'.repeat(32), bytes(2)]]))
+    const segment = decodeSegment(encodeSegment(segmentBlocks, segmentNodes))
+    expect(segment.blocks).toEqual(segmentBlocks)
+    expect(new Map(unpackNodes(segment.nodes))).toEqual(nodesOfSegment)
+  })
+
+  test('a segment is stored deflated, and read back as it was', async () => {
+    const stored = await storedSegment(segmentBlocks, segmentNodes)
+    if (stored instanceof Uint8Array) throw new Error('a new segment is stored deflated')
+    expect(stored.deflated.length).toBeLessThan(encodeSegment(segmentBlocks, segmentNodes).length / 2)
+    const segment = await readSegment(stored)
+    expect(segment.blocks).toEqual(segmentBlocks)
+    expect(new Map(unpackNodes(segment.nodes))).toEqual(nodesOfSegment)
+  })
+
+  test('a layout-3 segment (as it is, its block records zero-packed) is still read', async () => {
+    const layout3 = encodeSegment(
+      segmentBlocks.map((block) => ({ ...block, record: packZeros(block.record) })),
+      segmentNodes,
+    )
+    const segment = await readSegment(layout3)
+    expect(segment.blocks).toEqual(segmentBlocks)
+    expect(new Map(unpackNodes(segment.nodes))).toEqual(nodesOfSegment)
+  })
+
+  test('a damaged deflated segment is refused, not read as something else', async () => {
+    await expect(readSegment({ deflated: bytes(1, 2, 3, 4, 5) })).rejects.toThrow()
   })
 })
