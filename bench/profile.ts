@@ -10,7 +10,9 @@
  * Profiler commands to the node worker's session.
  *
  *   workloads: one (1,000 transfers one by one), flight (50 in flight), erc20 (300 one by one),
- *              erc20-flight (the same, 50 in flight), mine (2,000 into one block), call (eth_call balanceOf)
+ *              erc20-flight (the same, 50 in flight), mine (2,000 into one block), call (eth_call balanceOf),
+ *              warm (a warm start: a chain of PROFILE_WARM_BLOCKS ERC-20 blocks, default 10,000, loaded
+ *              by a new node worker, profiled from its first line to its first answer)
  *   PROFILE_NOBUILD=1   reuse the last profile build
  *   PROFILE_OUT=dir     where the .cpuprofile files go (default: a temp folder)
  */
@@ -18,7 +20,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { chromium, type CDPSession, type Page } from 'playwright'
+import { chromium, type BrowserContext, type CDPSession, type Page } from 'playwright'
 import { build, preview } from 'vite'
 import { chromiumArgs, chromiumPath } from '../scripts/chromium.ts'
 import type { BenchApi } from './browser/main.ts'
@@ -75,13 +77,18 @@ class WorkerDebugger {
   }
 }
 
-async function attachToWorker(session: CDPSession, urlPart: string): Promise<WorkerDebugger> {
+/**
+ * The debugger of the first worker whose URL contains `urlPart`. `fromStart`: a worker not created
+ * yet, held at its first line until `run()` (Runtime.runIfWaitingForDebugger) lets it go.
+ */
+async function attachToWorker(session: CDPSession, urlPart: string, fromStart = false): Promise<WorkerDebugger> {
   const attached = new Promise<string>((resolve) => {
     session.on('Target.attachedToTarget', (event) => {
       if (event.targetInfo.type === 'worker' && event.targetInfo.url.includes(urlPart)) resolve(event.sessionId)
+      else if (event.waitingForDebugger) void session.send('Target.sendMessageToTarget', { sessionId: event.sessionId, message: JSON.stringify({ id: 0, method: 'Runtime.runIfWaitingForDebugger' }) })
     })
   })
-  await session.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: false })
+  await session.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: fromStart, flatten: false })
   return new WorkerDebugger(session, await attached)
 }
 
@@ -138,6 +145,8 @@ async function main() {
     await call('sendInFlight', raws.slice(0, 300), 1)
     await call('stop')
 
+    if (workload === 'warm') return await profileWarmStart(context, page, call, deployment)
+
     const name = `profile-${workload}`
     await call('deleteDb', name)
     await call('start', { name, serviceWorker: false, mining: workload === 'mine' ? { mode: 'manual' } : undefined })
@@ -176,6 +185,37 @@ async function main() {
     await server.close()
     rmSync(profileDir, { recursive: true, force: true })
   }
+}
+
+/** Builds (once per profile build) a chain of ERC-20 blocks, then profiles a new worker loading it. */
+async function profileWarmStart(context: BrowserContext, page: Page, call: Call, deployment: { raw: string; address: string }) {
+  const blocks = Number(process.env.PROFILE_WARM_BLOCKS ?? 10_000)
+  const name = `profile-warm-${blocks}`
+  console.log(`building a chain of ${blocks} ERC-20 blocks…`)
+  await call('deleteDb', name)
+  await call('start', { name, serviceWorker: false })
+  await call('request', 'eth_sendRawTransaction', [deployment.raw])
+  await call('sendInFlight', tokenTransfers(blocks, deployment.address), 50)
+  await call('stop')
+  // A start as the bench's warm start makes it, without the service worker: a fresh worker.
+  await call('start', { name: 'profile-warm-jit', persist: false, serviceWorker: false })
+  await call('stop')
+  const session = await context.newCDPSession(page)
+  const attaching = attachToWorker(session, 'nodeWorker', true)
+  const starting = call('start', { name, serviceWorker: false })
+  const worker = await attaching
+  await worker.send('Profiler.enable')
+  await worker.send('Profiler.setSamplingInterval', { interval: 100 })
+  await worker.send('Profiler.start')
+  await worker.send('Runtime.runIfWaitingForDebugger')
+  const ms = await starting
+  const head = await call('request', 'eth_blockNumber', [])
+  const { profile } = await worker.send<{ profile: Profile }>('Profiler.stop')
+  console.log(`warm start (profiled, no service worker): ${ms.toFixed(0)} ms to a started node at block ${Number(head)}`)
+  writeFileSync(join(out, 'warm-worker.cpuprofile'), JSON.stringify(profile))
+  summarize(profile, 'node worker')
+  console.log(`\nprofiles: ${out}`)
+  await call('stop')
 }
 
 async function run(call: Call, what: string, raws: string[], erc20: string[], balanceOf: object): Promise<string> {
