@@ -65,6 +65,22 @@ test('the next block is built on the edited state, and the edit survives it and 
   expect(await again('debug_traceTransaction', txHash, { tracer: 'callTracer' })).toMatchObject({ to: DEV[2].address, value: '0xa' })
 })
 
+test('an edit on a reopened chain stores its head (a block read back from the store) again whole', async () => {
+  const store = new MemoryStore()
+  const { node, call } = await open(store)
+  const sent = await (await devWallet(node).sendTransaction({ to: DEV[2].address, value: 3n })).wait()
+  const head = await call<{ hash: string }>('eth_getBlockByNumber', 'latest', false)
+  await node.close()
+
+  const { node: reopened, call: edit } = await open(store)
+  await edit('anvil_setBalance', A, '0x5')
+  await reopened.close()
+  const { call: again } = await open(store)
+  expect(await again('eth_getBalance', A, 'latest')).toBe('0x5')
+  expect(await again('eth_getBlockByNumber', 'latest', false)).toMatchObject({ hash: head.hash, transactions: [sent!.hash] })
+  expect(await again('eth_getTransactionReceipt', sent!.hash)).toMatchObject({ blockHash: head.hash, status: '0x1' })
+})
+
 test('an edit the store refuses is not acknowledged and leaves the state as it was', async () => {
   const store = new FlakyStore()
   const { call } = await open(store)

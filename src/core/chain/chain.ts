@@ -23,6 +23,12 @@ export class Chain {
   /** Where each transaction is: its block and index (a stored block is not decoded to index it). */
   private readonly txs = new Map<PrefixedHexString, { block: BlockRecord; index: number }>()
   private readonly batches = new BatchIndex()
+  /**
+   * Blocks restored from the store that are not in `byHash` and `txs` yet (`from` up to `to`):
+   * a start answers before indexing 10,000 blocks' hashes, which happens in the background or
+   * at the first lookup by hash, whichever comes first (`indexRestored`).
+   */
+  private unindexed: { from: number; to: number } | undefined
   /** Bytecodes published as factory dependencies, by versioned hash, with the block that first did. */
   private readonly bytecodes = new Map<PrefixedHexString, { bytecode: Uint8Array; block: bigint }>()
 
@@ -64,12 +70,42 @@ export class Chain {
   }
 
   append(block: BlockRecord): void {
+    this.extend(block)
+    this.index(block)
+  }
+
+  /** Appends blocks from the store, indexed by hash later (`unindexed`). */
+  restore(blocks: Iterable<StoredBlock>): void {
+    const from = this.unindexed?.from ?? this.blocks.length
+    for (const block of blocks) this.extend(block)
+    if (this.blocks.length > from) this.unindexed = { from, to: this.blocks.length }
+  }
+
+  /**
+   * Indexes up to `limit` restored blocks by hash (all by default); true once none is left.
+   * Every lookup by hash calls it first.
+   */
+  indexRestored(limit = Infinity): boolean {
+    const range = this.unindexed
+    if (!range) return true
+    const end = Math.min(range.to, range.from + limit)
+    for (let n = range.from; n < end; n++) this.index(this.blocks[n])
+    range.from = end
+    if (range.from < range.to) return false
+    this.unindexed = undefined
+    return true
+  }
+
+  private index(block: BlockRecord): void {
+    this.byHash.set(block.hash, block)
+    transactionHashesOf(block).forEach((hash, index) => this.txs.set(hash, { block, index }))
+  }
+
+  private extend(block: BlockRecord): void {
     if (block.number !== BigInt(this.blocks.length)) {
       throw new Error(`block ${block.number} does not extend the chain at ${this.blocks.length - 1}`)
     }
     this.blocks.push(block)
-    this.byHash.set(block.hash, block)
-    transactionHashesOf(block).forEach((hash, index) => this.txs.set(hash, { block, index }))
     if (!(block instanceof StoredBlock) || block.publishesBytecode) {
       for (const tx of block.transactions) {
         tx.eip712?.factoryDeps.forEach((bytecode, i) => {
@@ -94,6 +130,7 @@ export class Chain {
 
   /** Drops every block above `number` (a failed commit, later evm_revert). */
   truncate(number: bigint): BlockRecord[] {
+    this.indexRestored()
     const removed = this.blocks.splice(Number(number) + 1)
     for (const block of removed) {
       this.byHash.delete(block.hash)
@@ -109,16 +146,19 @@ export class Chain {
   }
 
   blockByHash(hash: PrefixedHexString): BlockRecord | undefined {
+    this.indexRestored()
     return this.byHash.get(hash.toLowerCase() as PrefixedHexString)
   }
 
   transaction(hash: PrefixedHexString): TransactionRecord | undefined {
+    this.indexRestored()
     const found = this.txs.get(hash.toLowerCase() as PrefixedHexString)
     return found?.block.transactions[found.index]
   }
 
   /** Whether a transaction is mined, without decoding its block. */
   hasTransaction(hash: PrefixedHexString): boolean {
+    this.indexRestored()
     return this.txs.has(hash.toLowerCase() as PrefixedHexString)
   }
 

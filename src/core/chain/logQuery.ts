@@ -79,7 +79,7 @@ export class LogMatcher {
     const found: MatchedLog[] = []
     for (const block of blocks) {
       if (block instanceof StoredBlock) {
-        if (block.transactionHashes.length === 0 || !this.mayContain(block.logsBloom)) continue
+        if (block.transactionCount === 0 || !this.mayContain(block.logsBloom)) continue
         const { logs, txs } = block.logs()
         for (let i = 0; i < logs.length; i++) {
           if (!this.matches(logs[i])) continue

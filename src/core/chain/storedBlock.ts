@@ -1,7 +1,7 @@
 import type { BlockHeader } from '@ethereumjs/block'
 import { bytesToHex, type PrefixedHexString } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
-import { logsBloomOfHeader, logsOfBlockRecord, summarizeBlockRecord, timestampOfHeader } from '../store/blockCodec.ts'
+import { logsBloomOfHeader, logsOfBlockRecord, summarizeBlockRecord, timestampOfHeader, transactionHashesOfRecord } from '../store/blockCodec.ts'
 import type { BlockRecord, LogRecord, TransactionRecord } from './records.ts'
 
 /**
@@ -16,7 +16,6 @@ import type { BlockRecord, LogRecord, TransactionRecord } from './records.ts'
  * the block wherever it is held.
  */
 export class StoredBlock implements BlockRecord {
-  readonly hash: PrefixedHexString
   readonly number: bigint
   readonly size: bigint
   readonly l1BatchNumber: bigint
@@ -25,9 +24,7 @@ export class StoredBlock implements BlockRecord {
   sealsBatch: boolean
   batchSealed = false
   declare editedStateRoot?: Uint8Array
-  declare readonly header: BlockHeader
-  declare readonly transactions: TransactionRecord[]
-  readonly transactionHashes: PrefixedHexString[]
+  readonly transactionCount: number
   /** A ZKsync 0x71 transaction is in it (its factory dependencies are published). */
   readonly publishesBytecode: boolean
   readonly #bytes: Uint8Array
@@ -35,6 +32,10 @@ export class StoredBlock implements BlockRecord {
   readonly #decode: (bytes: Uint8Array) => BlockRecord
   readonly #recent: DecodedBlocks
   #decoded: BlockRecord | undefined
+  // Made on first read: a start restores every block, and most are never asked for by hash.
+  #hashBytes: Uint8Array | undefined
+  #hash: PrefixedHexString | undefined
+  #transactionHashes: PrefixedHexString[] | undefined
   #logsBloom: Uint8Array | undefined
   #timestamp: bigint | undefined
   #logs: BlockLogs | undefined
@@ -48,7 +49,7 @@ export class StoredBlock implements BlockRecord {
     this.#decode = decode
     this.#recent = recent
     this.#recentLogs = recentLogs
-    this.hash = bytesToHex(hash ?? keccak_256(summary.headerBytes))
+    this.#hashBytes = hash
     this.number = summary.number
     this.size = summary.size
     this.l1BatchNumber = summary.l1BatchNumber
@@ -56,11 +57,25 @@ export class StoredBlock implements BlockRecord {
     this.l1BatchTxOffset = summary.l1BatchTxOffset
     this.sealsBatch = summary.sealsBatch
     if (summary.editedStateRoot) this.editedStateRoot = summary.editedStateRoot
-    this.transactionHashes = summary.transactionHashes
+    this.transactionCount = summary.transactionCount
     this.publishesBytecode = summary.publishesBytecode
-    // Own, enumerable accessors (not prototype getters): `{ ...block, editedStateRoot }`, how
-    // dev-node methods store a block again, then copies the decoded header and transactions.
-    Object.defineProperties(this, DECODED_FIELDS)
+  }
+
+  get hash(): PrefixedHexString {
+    return (this.#hash ??= bytesToHex(this.#hashBytes ?? keccak_256(this.#headerBytes)))
+  }
+
+  get transactionHashes(): PrefixedHexString[] {
+    return (this.#transactionHashes ??= transactionHashesOfRecord(this.#bytes))
+  }
+
+  /** Decoded on read (and kept while among the recently read): see `decoded`. */
+  get header(): BlockHeader {
+    return this.decoded().header
+  }
+
+  get transactions(): TransactionRecord[] {
+    return this.decoded().transactions
   }
 
   /** The stored record's bytes (what the store holds for this block). */
@@ -136,21 +151,6 @@ export class StoredBlock implements BlockRecord {
   }
 }
 
-const DECODED_FIELDS: PropertyDescriptorMap = {
-  header: {
-    get(this: StoredBlock) {
-      return this.decoded().header
-    },
-    enumerable: true,
-  },
-  transactions: {
-    get(this: StoredBlock) {
-      return this.decoded().transactions
-    },
-    enumerable: true,
-  },
-}
-
 /**
  * The stored blocks whose decoded parts are kept: the most recently read, up to `capacity`. A
  * block read again moves to the back; the one read longest ago is forgotten first.
@@ -209,7 +209,7 @@ export class RecentLogs {
 
 /** How many transactions a block holds, without decoding a stored one. */
 export function transactionCount(block: BlockRecord): number {
-  return block instanceof StoredBlock ? block.transactionHashes.length : block.transactions.length
+  return block instanceof StoredBlock ? block.transactionCount : block.transactions.length
 }
 
 /** The hashes of a block's transactions, without decoding a stored one. */

@@ -28,7 +28,9 @@ export async function editState(node: Node, edit: (state: MerkleStateManager) =>
     }
     if (equalsBytes(after, before)) return
     const editedStateRoot = equalsBytes(after, head.header.stateRoot) ? undefined : after
-    node.writer.enqueue({ ...head, editedStateRoot })
+    // Field by field, not `{ ...head }`: a stored block's header and transactions are getters.
+    const { header, hash, number, transactions, size, l1BatchNumber, l1BatchTimestamp, l1BatchTxOffset, sealsBatch, batchSealed } = head
+    node.writer.enqueue({ header, hash, number, transactions, size, l1BatchNumber, l1BatchTimestamp, l1BatchTxOffset, sealsBatch, batchSealed, editedStateRoot })
     try {
       await node.writer.settled()
     } catch (error) {

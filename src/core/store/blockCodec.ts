@@ -127,7 +127,7 @@ export interface BlockSummary {
   l1BatchTxOffset: number
   sealsBatch: boolean
   editedStateRoot?: Uint8Array
-  transactionHashes: PrefixedHexString[]
+  transactionCount: number
   /** A ZKsync 0x71 transaction is in it: its factory dependencies are indexed at load. */
   publishesBytecode: boolean
 }
@@ -144,13 +144,11 @@ export function summarizeBlockRecord(bytes: Uint8Array): BlockSummary {
   const headerBytes = payload(bytes, header)
   const number = rlpElement(headerBytes, rlpItem(headerBytes, 0), HEADER_NUMBER)
   if (!number || !txs?.list) throw new Error('a stored block record is damaged')
-  const transactionHashes: PrefixedHexString[] = []
+  let transactionCount = 0
   let publishesBytecode = false
   for (const tx of rlpElements(bytes, txs)) {
-    const signed = rlpItem(bytes, tx.start)
-    const hash = rlpItem(bytes, signed.end)
-    transactionHashes.push(bytesToHex(payload(bytes, hash)))
-    if (isEip712Transaction(payload(bytes, signed))) publishesBytecode = true
+    transactionCount++
+    if (isEip712Transaction(payload(bytes, rlpItem(bytes, tx.start)))) publishesBytecode = true
   }
   return {
     number: payloadBigInt(headerBytes, number),
@@ -161,10 +159,20 @@ export function summarizeBlockRecord(bytes: Uint8Array): BlockSummary {
     l1BatchTxOffset: txOffset ? payloadNumber(bytes, txOffset) : 0,
     sealsBatch: sealsBatch ? payloadNumber(bytes, sealsBatch) === 1 : true,
     ...(editedStateRoot ? { editedStateRoot: payload(bytes, editedStateRoot) } : {}),
-    transactionHashes,
+    transactionCount,
     publishesBytecode,
   }
 }
+
+/** The hashes of a block record's transactions, in order, without decoding them. */
+export function transactionHashesOfRecord(bytes: Uint8Array): PrefixedHexString[] {
+  const txs = rlpElements(bytes, rlpItem(bytes, 0))[BLOCK_TRANSACTIONS]
+  if (!txs?.list) throw new Error('a stored block record is damaged')
+  return rlpElements(bytes, txs).map((tx) => bytesToHex(payload(bytes, rlpItem(bytes, rlpItem(bytes, tx.start).end))))
+}
+
+/** Where the transactions are in a block record: [header, size, batch, batchTimestamp, [tx…], …]. */
+const BLOCK_TRANSACTIONS = 4
 
 /** The header's RLP in a block record (its keccak is the block hash). */
 export function headerBytesOf(bytes: Uint8Array): Uint8Array {
