@@ -25,7 +25,7 @@ import { build, preview } from 'vite'
 import { chromiumArgs, chromiumPath } from '../scripts/chromium.ts'
 import type { BenchApi } from './browser/main.ts'
 import { FROM } from './floors.ts'
-import { p50 } from './report.ts'
+import { median, p50 } from './report.ts'
 import { token, tokenDeployment, tokenTransfers, transfers } from './transactions.ts'
 
 const CONFIG = fileURLToPath(new URL('./browser/vite.config.ts', import.meta.url))
@@ -197,9 +197,18 @@ async function profileWarmStart(context: BrowserContext, page: Page, call: Call,
   await call('request', 'eth_sendRawTransaction', [deployment.raw])
   await call('sendInFlight', tokenTransfers(blocks, deployment.address), 50)
   await call('stop')
-  // A start as the bench's warm start makes it, without the service worker: a fresh worker.
-  await call('start', { name: 'profile-warm-jit', persist: false, serviceWorker: false })
-  await call('stop')
+  // Unprofiled first: starts of the warm chain and of an empty one, alternated (a noisy machine
+  // shifts both), without the service worker; then one profiled warm start.
+  const warm: number[] = []
+  const empty: number[] = []
+  for (let i = 0; i < 7; i++) {
+    warm.push(await call('start', { name, serviceWorker: false }))
+    await call('stop')
+    await call('deleteDb', 'profile-warm-empty')
+    empty.push(await call('start', { name: 'profile-warm-empty', serviceWorker: false }))
+    await call('stop')
+  }
+  console.log(`unprofiled, median of 7: warm start ${median(warm).toFixed(0)} ms, empty chain ${median(empty).toFixed(0)} ms (${(median(warm) / median(empty)).toFixed(2)}×)`)
   const session = await context.newCDPSession(page)
   const attaching = attachToWorker(session, 'nodeWorker', true)
   const starting = call('start', { name, serviceWorker: false })
