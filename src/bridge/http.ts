@@ -15,6 +15,16 @@ export const SCRIPT_FILE_NAME = 'pagenode-sw.js'
 /** The default request-size limit (the core's DEFAULT_LIMITS.maxRequestBytes; a test keeps them equal). */
 export const MAX_REQUEST_BYTES = 5 * 1024 * 1024
 
+/** How often the service worker re-sends a request nobody took: the channel drops what nobody hears. */
+export const RESEND_MS = 100
+
+/**
+ * A relay says it took a request only when the answer is not ready this soon: a quick answer
+ * (most calls) is then two messages on the channel, not three. Well under RESEND_MS, so a slow
+ * answer is acknowledged before the service worker sends the request again.
+ */
+export const ACK_DELAY_MS = 20
+
 /** The BroadcastChannel the service worker and the relay talk on; one per chain name. */
 export const httpChannelName = (name: string): string => `pagenode:${name}:http`
 
@@ -35,9 +45,9 @@ export const startingLockName = (name: string): string => `pagenode:${name}:star
 
 /** Messages on the http channel. `request` and `response` keep their shape across protocols. */
 export type HttpMessage =
-  /** Service worker → relays. Re-sent until acknowledged: the channel does not buffer. */
+  /** Service worker → relays. Re-sent until acknowledged or answered: the channel does not buffer. */
   | { type: 'request'; protocol: number; id: string; body: string; pathMethod?: string }
-  /** Relay → service worker: taken (sent for every copy, the request runs once). */
+  /** Relay → service worker: taken (after ACK_DELAY_MS without an answer, and at once for a re-sent copy; the request runs once). */
   | { type: 'ack'; id: string; relay: string }
   /** The response text, or null when there is nothing to send (notifications). */
   | { type: 'response'; id: string; relay: string; body: string | null }

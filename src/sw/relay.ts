@@ -1,12 +1,13 @@
 /**
- * The service worker's half of the relay: one request to the chain's leader node worker over a
- * BroadcastChannel. Nothing outlives the call (Chromium stops idle service workers and their
- * memory goes with them): the channel, the id and the timers all belong to this one request.
+ * The service worker's half of the relay: requests to the chain's leader node worker over a
+ * BroadcastChannel. One channel per chain name, opened by the first request and kept by this
+ * global scope, carries every request, with a table of those in flight by id (a channel per
+ * request cost a new connection each time, and each of N concurrent ones heard all N responses).
+ * Chromium stops a service worker that has been idle a while and its memory goes with it, the
+ * channel included: the next request, in a fresh global scope, opens it again.
  */
-import { errorResponseFor, HTTP_PROTOCOL, HttpErrorCode, httpChannelName, lockPrefix, type HttpMessage } from '../bridge/http.ts'
+import { errorResponseFor, HTTP_PROTOCOL, HttpErrorCode, httpChannelName, lockPrefix, RESEND_MS, type HttpMessage } from '../bridge/http.ts'
 
-/** How often a request nobody took is sent again: the channel drops what nobody hears. */
-const RESEND_MS = 100
 /** With no lock of the chain held or asked for after this long, no node is coming: say so. */
 const NO_NODE_GRACE_MS = 1_000
 /** A node that exists (its lock is held) but is still loading gets this long to take a request. */
@@ -16,6 +17,36 @@ const RESPONSE_DEADLINE_MS = 120_000
 /** How often a taken request checks that its node (its tab) still exists. */
 const PRESENCE_CHECK_MS = 1_000
 
+/** A channel of one chain and the requests waiting on it, each told its own messages and every `up`. */
+interface Link {
+  channel: BroadcastChannel
+  waiting: Map<string, (message: HttpMessage) => void>
+}
+const links = new Map<string, Link>()
+
+/**
+ * Ids differ across this worker's restarts (a random prefix per global scope), not only within
+ * one: a relay remembers the ids it took and would not run a repeated one.
+ */
+const idPrefix = crypto.randomUUID()
+let requests = 0
+
+function linkTo(name: string): Link {
+  let link = links.get(name)
+  if (!link) {
+    const channel = new BroadcastChannel(httpChannelName(name))
+    const waiting: Link['waiting'] = new Map()
+    channel.onmessage = (event: MessageEvent<HttpMessage>) => {
+      const message = event.data
+      if (message.type === 'up') for (const listener of waiting.values()) listener(message)
+      else waiting.get(message.id)?.(message)
+    }
+    link = { channel, waiting }
+    links.set(name, link)
+  }
+  return link
+}
+
 export interface RelayTarget {
   name: string
   /** For the messages only: the base URL the request came in on. */
@@ -23,13 +54,13 @@ export interface RelayTarget {
 }
 
 /**
- * Sends the request text to whichever relay holds the chain, re-sending until one acknowledges,
- * and resolves with the first response (text, or null for "nothing to send"). Resolves with a
+ * Sends the request text to whichever relay holds the chain, re-sending until one acknowledges or
+ * answers, and resolves with the first response (text, or null for "nothing to send"). Resolves with a
  * JSON-RPC error, never rejects and never goes to the network, when no node answers.
  */
 export function relayToNode(target: RelayTarget, body: string, pathMethod: string | undefined): Promise<string | null> {
-  const channel = new BroadcastChannel(httpChannelName(target.name))
-  const id = crypto.randomUUID()
+  const { channel, waiting } = linkTo(target.name)
+  const id = `${idPrefix}:${++requests}`
   const request: HttpMessage = { type: 'request', protocol: HTTP_PROTOCOL, id, body, ...(pathMethod === undefined ? {} : { pathMethod }) }
   const send = () => channel.postMessage(request)
   const started = Date.now()
@@ -45,27 +76,25 @@ export function relayToNode(target: RelayTarget, body: string, pathMethod: strin
       if (done) return
       done = true
       clearInterval(timer)
-      channel.close()
+      waiting.delete(id)
       resolve(text)
     }
     const fail = (message: string) => finish(errorResponseFor(body, HttpErrorCode.internal, message))
 
-    channel.onmessage = (event: MessageEvent<HttpMessage>) => {
-      const message = event.data
+    waiting.set(id, (message) => {
       if (message.type === 'up') {
         if (takenBy === undefined) send()
         // One relay per chain (it holds a lock): a new one means the one running this is gone.
         else if (message.relay !== takenBy) fail(`the pagenode node for "${target.name}" restarted while handling this request; its outcome is unknown`)
         return
       }
-      if (message.id !== id) return
       if (message.type === 'ack' && takenBy === undefined) {
         takenBy = message.relay
         takenAt = Date.now()
       } else if (message.type === 'response') {
         finish(message.body)
       }
-    }
+    })
 
     const tick = async () => {
       const now = Date.now()

@@ -10,6 +10,7 @@
  * "no node" (it looks for the lock) and waits instead of failing a request sent during a boot.
  */
 import {
+  ACK_DELAY_MS,
   errorResponseFor,
   HTTP_PROTOCOL,
   HttpErrorCode,
@@ -23,7 +24,7 @@ export interface TextHandler {
   handleText(text: string, pathMethod?: string): Promise<string | undefined>
 }
 
-/** Request ids already taken, so a re-sent copy runs once (the service worker re-sends until acked). */
+/** Request ids already taken, so a re-sent copy runs once (the service worker re-sends until acked or answered). */
 const REMEMBERED_REQUESTS = 10_000
 
 export class HttpRelay {
@@ -73,10 +74,14 @@ export class HttpRelay {
 
   private async onRequest(message: HttpMessage): Promise<void> {
     if (message.type !== 'request') return
-    this.post({ type: 'ack', id: message.id, relay: this.id })
-    if (this.seen.has(message.id)) return
+    const ack = () => this.post({ type: 'ack', id: message.id, relay: this.id })
+    // A copy the service worker sent again, not having heard that the request runs: say so now.
+    if (this.seen.has(message.id)) return ack()
     this.remember(message.id)
+    // The response says "taken" by itself: only an answer that takes a while is acknowledged first.
+    const slow = setTimeout(ack, ACK_DELAY_MS)
     const body = await this.answer(message)
+    clearTimeout(slow)
     if (!this.closed) this.post({ type: 'response', id: message.id, relay: this.id, body })
   }
 

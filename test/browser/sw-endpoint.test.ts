@@ -44,6 +44,15 @@ test('batches and notifications', async () => {
   expect(notification.text).toBe('')
 })
 
+test('concurrent requests each get their own answer', async () => {
+  const node = await startHttpNode({ chainId: 0x1237 })
+  const methods = [['eth_chainId', '0x1237'], ['net_version', String(0x1237)], ['eth_blockNumber', '0x0']] as const
+  const replies = await Promise.all(
+    Array.from({ length: 30 }, (_, i) => post(`${node.base}/`, call(methods[i % 3][0], [], i)).then((reply) => reply.json)),
+  )
+  expect(replies).toEqual(Array.from({ length: 30 }, (_, i) => ({ jsonrpc: '2.0', id: i, result: methods[i % 3][1] })))
+})
+
 test('bad JSON, unknown methods and oversized bodies are JSON-RPC errors with HTTP 200', async () => {
   const node = await startHttpNode()
   const bad = await post(`${node.base}/`, '{"jsonrpc":"2.0","id":1,')

@@ -6,7 +6,7 @@
 import { Wallet } from 'ethers'
 import { expect, test } from 'vitest'
 import { commands } from 'vitest/browser'
-import { HTTP_PROTOCOL, httpChannelName, serviceWorkerUrl, startingLockName, type HttpMessage } from '../../src/bridge/http.ts'
+import { HTTP_PROTOCOL, httpChannelName, httpLockName, RESEND_MS, serviceWorkerUrl, startingLockName, type HttpMessage } from '../../src/bridge/http.ts'
 import { startNode, ServiceWorkerError } from '../../src/client/index.ts'
 import { call, post, startHttpNode, track, uniqueChain } from './support/http.ts'
 
@@ -57,6 +57,38 @@ test('a request waits for a node that is slow to start, however long past the no
   track(await startNode({ name, persist: false, baseUrls: [base], chainId: 0x1243 }))
   release()
   expect((await early).json).toEqual({ jsonrpc: '2.0', id: 1, result: '0x1243' })
+})
+
+test('the service worker sends a request again until a relay takes it, then only waits for the answer', async () => {
+  const { name, base } = uniqueChain()
+  await (await startNode({ name, persist: false, baseUrls: [base] })).stop()
+  // A stand-in relay, answering by hand: it holds the chain's lock, so the service worker sees a node.
+  let release!: () => void
+  void navigator.locks.request(httpLockName(name), () => new Promise<void>((resolve) => (release = resolve)))
+  const channel = new BroadcastChannel(httpChannelName(name))
+  const copies: Extract<HttpMessage, { type: 'request' }>[] = []
+  channel.onmessage = (event: MessageEvent<HttpMessage>) => {
+    if (event.data.type === 'request') copies.push(event.data)
+  }
+  try {
+    const reply = post(`${base}/`, call('eth_chainId', [], 4))
+    await expect.poll(() => copies.length).toBeGreaterThanOrEqual(3)
+    const { id } = copies[0]
+    expect(copies.every((copy) => copy.id === id)).toBe(true)
+
+    channel.postMessage({ type: 'ack', id, relay: 'stand-in' } satisfies HttpMessage)
+    await new Promise((resolve) => setTimeout(resolve, RESEND_MS))
+    const taken = copies.length
+    await new Promise((resolve) => setTimeout(resolve, 5 * RESEND_MS))
+    expect(copies.length).toBe(taken)
+
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 4, result: '0x4444' })
+    channel.postMessage({ type: 'response', id, relay: 'stand-in', body } satisfies HttpMessage)
+    expect((await reply).json).toEqual({ jsonrpc: '2.0', id: 4, result: '0x4444' })
+  } finally {
+    channel.close()
+    release()
+  }
 })
 
 test('with no node running, a clear JSON-RPC error (never the network)', async () => {
