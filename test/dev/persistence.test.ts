@@ -81,6 +81,28 @@ test('an edit on a reopened chain stores its head (a block read back from the st
   expect(await again('eth_getTransactionReceipt', sent!.hash)).toMatchObject({ blockHash: head.hash, status: '0x1' })
 })
 
+test('a revert on a reopened chain, to a stored block with an edited state, is stored and found by the next restart', async () => {
+  const store = new MemoryStore()
+  const { node, call } = await open(store)
+  await (await devWallet(node).sendTransaction({ to: DEV[2].address, value: 3n })).wait()
+  await node.close()
+
+  const { node: reopened, call: again } = await open(store)
+  await again('anvil_setBalance', A, '0x7')
+  const id = await again<string>('evm_snapshot')
+  await again('anvil_mine', '0x2')
+  await again('anvil_setBalance', A, '0x9')
+  await again('evm_revert', id)
+  expect(await again('eth_blockNumber')).toBe('0x1')
+  expect(await again('eth_getBalance', A, 'latest')).toBe('0x7')
+  await reopened.close()
+
+  const { call: third } = await open(store)
+  expect(await third('eth_blockNumber')).toBe('0x1')
+  expect(await third('eth_getBalance', A, 'latest')).toBe('0x7')
+  expect(await third('eth_getBalance', DEV[2].address, 'latest')).toBe('0x21e19e0c9bab2400003')
+})
+
 test('an edit the store refuses is not acknowledged and leaves the state as it was', async () => {
   const store = new FlakyStore()
   const { call } = await open(store)
@@ -102,8 +124,12 @@ test('a revert the store refuses leaves the chain as it was, and the snapshot us
   await expectRpcError(call('evm_revert', id), -32000, /^the change could not be stored/)
   expect(await call('eth_blockNumber')).toBe('0x2')
   store.failing = false
+  const commits = store.commits.length
   expect(await call('evm_revert', id)).toBe(true)
   expect(await call('eth_blockNumber')).toBe('0x0')
+  // One commit drops the blocks and stores the new head again: a store that refuses it leaves
+  // the chain whole (a second commit refused after the first would leave the store behind it).
+  expect(store.commits.slice(commits).map((c) => [c.dropAbove, c.blocks.map((b) => b.number)])).toEqual([[0n, [0n]]])
 })
 
 test('anvil_reset wipes the stored chain: a reopened node finds the new genesis', async () => {

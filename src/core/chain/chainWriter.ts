@@ -78,11 +78,15 @@ export class ChainWriter {
   }
 
   /**
-   * Queues the removal of every block above `number` (evm_revert). Callers hold the miner's lock
-   * with nothing queued (Miner.exclusive), so no block above `number` is waiting to be stored.
+   * Queues the removal of every block above `number` (evm_revert), and `storeAgain` (the new head
+   * as the revert leaves it) in the same commit: were they two, a refused second one would find
+   * the store below the chain's head and wait for the miner's lock to roll back, which the
+   * reverting caller holds. Callers hold the miner's lock with nothing queued
+   * (Miner.exclusive), so no block above `number` is waiting to be stored.
    */
-  truncate(number: bigint): void {
+  truncate(number: bigint, storeAgain?: BlockRecord): void {
     this.dropAbove = this.dropAbove === undefined || number < this.dropAbove ? number : this.dropAbove
+    if (storeAgain) this.queued.push(storeAgain)
     this.requested++
     void this.flush()
   }

@@ -37,6 +37,16 @@ export interface TransactionRecord extends SignedTransaction {
   receipt: ReceiptRecord
 }
 
+/**
+ * A copy of `block` carrying `editedStateRoot` (none when undefined): how dev-node methods store
+ * a block again. Field by field, not `{ ...block }`: a stored block's header and transactions
+ * are getters of its prototype, which a spread leaves out.
+ */
+export function withEditedStateRoot(block: BlockRecord, editedStateRoot: Uint8Array | undefined): BlockRecord {
+  const { header, hash, number, transactions, size, l1BatchNumber, l1BatchTimestamp, l1BatchTxOffset, sealsBatch, batchSealed } = block
+  return { header, hash, number, transactions, size, l1BatchNumber, l1BatchTimestamp, l1BatchTxOffset, sealsBatch, batchSealed, editedStateRoot }
+}
+
 export interface BlockRecord {
   header: BlockHeader
   hash: PrefixedHexString

@@ -1,5 +1,5 @@
 import { bigIntToHex, equalsBytes } from '@ethereumjs/util'
-import { stateRootOf } from '../chain/records.ts'
+import { stateRootOf, withEditedStateRoot } from '../chain/records.ts'
 import type { Node } from '../node.ts'
 import { ServerError } from '../rpc/errors.ts'
 
@@ -46,8 +46,7 @@ export function revertToSnapshot(node: Node, id: bigint): Promise<void> {
       throw new ServerError(`snapshot ${bigIntToHex(id)} no longer matches the chain: its head block ${snapshot.head} was replaced`)
     }
     const editedStateRoot = equalsBytes(snapshot.stateRoot, target.header.stateRoot) ? undefined : snapshot.stateRoot
-    node.writer.truncate(snapshot.head)
-    node.writer.enqueue({ ...target, editedStateRoot })
+    node.writer.truncate(snapshot.head, withEditedStateRoot(target, editedStateRoot))
     await node.writer.settled()
 
     node.chain.truncate(snapshot.head)

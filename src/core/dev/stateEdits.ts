@@ -1,6 +1,6 @@
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import { Account, createAddressFromString, equalsBytes, setLengthLeft, type PrefixedHexString } from '@ethereumjs/util'
-import { stateRootOf } from '../chain/records.ts'
+import { stateRootOf, withEditedStateRoot } from '../chain/records.ts'
 import type { Node } from '../node.ts'
 
 /**
@@ -28,9 +28,7 @@ export async function editState(node: Node, edit: (state: MerkleStateManager) =>
     }
     if (equalsBytes(after, before)) return
     const editedStateRoot = equalsBytes(after, head.header.stateRoot) ? undefined : after
-    // Field by field, not `{ ...head }`: a stored block's header and transactions are getters.
-    const { header, hash, number, transactions, size, l1BatchNumber, l1BatchTimestamp, l1BatchTxOffset, sealsBatch, batchSealed } = head
-    node.writer.enqueue({ header, hash, number, transactions, size, l1BatchNumber, l1BatchTimestamp, l1BatchTxOffset, sealsBatch, batchSealed, editedStateRoot })
+    node.writer.enqueue(withEditedStateRoot(head, editedStateRoot))
     try {
       await node.writer.settled()
     } catch (error) {
