@@ -83,7 +83,7 @@ test('an edit on a reopened chain stores its head (a block read back from the st
 
 test('a revert on a reopened chain, to a stored block with an edited state, is stored and found by the next restart', async () => {
   const store = new MemoryStore()
-  const { node, call } = await open(store)
+  const { node } = await open(store)
   await (await devWallet(node).sendTransaction({ to: DEV[2].address, value: 3n })).wait()
   await node.close()
 
