@@ -8,7 +8,7 @@ import { startNode } from '../../src/client/index.ts'
 import { SCHEMA_VERSION } from '../../src/core/index.ts'
 import { RLP } from '@ethereumjs/rlp'
 import { IndexedDbStore } from '../../src/core/store/indexedDbStore.ts'
-import { packZeros } from '../../src/core/store/packing.ts'
+import { packZeros, unpackNodes } from '../../src/core/store/packing.ts'
 import { encodeSegment, readSegment, type StoredSegment } from '../../src/core/store/segments.ts'
 import { DEV, start, transfer, uniqueName } from './support/nodes.ts'
 
@@ -159,23 +159,25 @@ test('a long chain’s per-commit records are merged into segments, and the chai
   expect(await db.count('blocks')).toBeLessThan(600)
   // Blocks and trie nodes in segments of their own: the nodes under string keys, read after start.
   expect((await db.getAllKeys('segments')).some((key) => typeof key === 'string')).toBe(true)
-  // Deflated (layout 4).
-  expect((await db.getAll('segments')).every((segment) => 'deflated' in segment)).toBe(true)
+  // Deflated (layout 4), the node segments each with a filter of its keys.
+  expect((await db.getAll('segments')).every((segment) => 'deflated' in segment || 'filter' in segment)).toBe(true)
   db.close()
   const second = await start({ name })
   expect(await ask(second)).toEqual(before)
   expect(await second.provider.request({ method: 'eth_blockNumber' })).toBe('0x25a')
 })
 
-/** A chain of 600 blocks (two transfers to DEV[3]), merged into segments, and what it answers. */
-async function mergedChain(name: string) {
+/** A chain of 600 blocks a round (a transfer to DEV[3] each), merged into segments, and what it answers. */
+async function mergedChain(name: string, rounds = 1) {
   const node = await start({ name })
   await transfer(node, 0, DEV[3].address, 9n)
-  await node.provider.request({ method: 'anvil_mine', params: ['0x258'] })
-  await transfer(node, 1, DEV[3].address, 4n)
+  for (let round = 1; round <= rounds; round++) {
+    await node.provider.request({ method: 'anvil_mine', params: ['0x258'] })
+    await transfer(node, round, DEV[3].address, 4n)
+  }
   const ask = (of: typeof node) =>
     Promise.all([
-      of.provider.request({ method: 'eth_getBlockByNumber', params: ['0x1', true] }),
+      of.provider.request({ method: 'eth_getBlockByNumber', params: ['0x1', false] }),
       of.provider.request({ method: 'eth_getBlockByNumber', params: ['0x12c', false] }),
       of.provider.request({ method: 'eth_getBalance', params: [DEV[3].address, '0x1'] }),
       of.provider.request({ method: 'eth_getBalance', params: [DEV[3].address, 'latest'] }),
@@ -207,6 +209,7 @@ test('a chain stored by the previous layout (3: segments not deflated, records z
   const segmentKeys = await from.getAllKeys('segments')
   const segments = (await from.getAll('segments')) as StoredSegment[]
   for (const [i, key] of segmentKeys.entries()) {
+    if (typeof key === 'string' && key.startsWith('f')) continue // layout 3 had no filters
     const { blocks, nodes } = await readSegment(segments[i])
     await old.put('segments', encodeSegment(blocks.map((block) => ({ ...block, record: packZeros(block.record) })), [nodes]), key)
   }
@@ -240,4 +243,30 @@ test('a block stored again while a merge deflates is kept: the merge leaves the 
     await reopened.close()
     await deleteDB(name)
   }
+})
+
+test('a reopened chain reads the node segment that holds a trie node it needs, not every segment', async () => {
+  const name = uniqueName('node-filters')
+  const { answers } = await mergedChain(name, 2)
+  const db = await openDB(name)
+  const keys = await db.getAllKeys('segments')
+  db.close()
+  const nodeSegments = keys.filter((key) => typeof key === 'string' && key.startsWith('n'))
+  expect(nodeSegments.length).toBeGreaterThanOrEqual(2)
+  expect(keys.filter((key) => typeof key === 'string' && key.startsWith('f'))).toHaveLength(nodeSegments.length)
+
+  const store = await IndexedDbStore.open(name)
+  try {
+    const chain = (await store.load())!
+    const block1 = answers[0] as { stateRoot: string }
+    const root = block1.stateRoot.slice(2)
+    const found = await chain.laterNodes!.read(root)
+    expect(found.map((segment) => segment.id)).toEqual([nodeSegments[0]])
+    expect(new Map(unpackNodes(found[0].nodes)).has(root)).toBe(true)
+  } finally {
+    await store.close()
+  }
+  // And the node finds it: the balance at block 1 is read from there.
+  const node = await start({ name })
+  expect(await node.provider.request({ method: 'eth_getBalance', params: [DEV[3].address, '0x1'] })).toBe(answers[2])
 })

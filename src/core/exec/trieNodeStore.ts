@@ -1,5 +1,7 @@
 import type { BatchDBOp, DB } from '@ethereumjs/util'
+import { probesOf, type NodeFilter } from '../store/nodeFilter.ts'
 import { PackedNodes } from '../store/packing.ts'
+import type { LaterNodes } from '../store/store.ts'
 
 /**
  * The state trie's node database: every trie node and every contract code, content-addressed,
@@ -7,8 +9,8 @@ import { PackedNodes } from '../store/packing.ts'
  * block stays readable and a snapshot is just a root.
  *
  * A restored chain's nodes may come in two parts: those the store read at start, and the rest,
- * read when a trie read first misses the first part (`loadLater`), which waits for them: every
- * node of every stored root is found as before.
+ * read by need: a trie read that misses waits for the store's segments that may hold its node
+ * (`LaterNodes`), so every node of every stored root is found as before.
  *
  * New entries are recorded until `drainNew()` hands them to the next store commit; a failed
  * commit gives them back with `restoreNew()` so that nothing is silently left unpersisted.
@@ -17,13 +19,12 @@ export class TrieNodeStore implements DB<string, Uint8Array> {
   private readonly nodes: Map<string, Uint8Array>
   /** Restored nodes still in the store's packed records (store/packing.ts), read where they lie. */
   private packed: PackedNodes | undefined
-  /** The store's other nodes, not read yet; then, once read, where they are. */
-  private later: (() => Promise<Uint8Array[]>) | undefined
-  private loading: Promise<void> | undefined
-  private laterPacked: PackedNodes | undefined
+  /** The store's other nodes, read by need; and those read, by segment, with their key filters. */
+  private later: LaterNodes | undefined
+  private readonly laterRead = new Map<string, { nodes: PackedNodes; filter?: NodeFilter }>()
   private fresh = new Map<string, Uint8Array>()
 
-  constructor(nodes?: Iterable<[string, Uint8Array]>, packed?: Uint8Array[], later?: () => Promise<Uint8Array[]>) {
+  constructor(nodes?: Iterable<[string, Uint8Array]>, packed?: Uint8Array[], later?: LaterNodes) {
     this.nodes = new Map(nodes)
     this.packed = packed?.length ? new PackedNodes(packed) : undefined
     this.later = later
@@ -31,45 +32,39 @@ export class TrieNodeStore implements DB<string, Uint8Array> {
 
   /** The nodes known so far (not those still to be read). */
   get size(): number {
-    return this.nodes.size + (this.packed?.size ?? 0) + (this.laterPacked?.size ?? 0)
+    let size = this.nodes.size + (this.packed?.size ?? 0)
+    for (const { nodes } of this.laterRead.values()) size += nodes.size
+    return size
   }
 
   async get(key: string): Promise<Uint8Array | undefined> {
     const found = this.known(key)
-    if (found !== undefined || !this.later) return found
-    await this.loadLater()
+    const later = this.later
+    if (found !== undefined || !later) return found
+    const segments = await later.read(key)
+    if (this.later !== later) return this.known(key) // cleared meanwhile: these nodes were wiped
+    for (const { id, nodes, filter } of segments) {
+      if (!this.laterRead.has(id)) this.laterRead.set(id, { nodes: new PackedNodes([nodes]), filter })
+    }
     return this.known(key)
   }
 
   private known(key: string): Uint8Array | undefined {
-    return this.nodes.get(key) ?? this.packed?.get(key) ?? this.laterPacked?.get(key)
-  }
-
-  /**
-   * Reads the nodes the store left for later, once (a failed read is tried again by the next
-   * call). Resolves at once when there are none or they were read.
-   */
-  loadLater(): Promise<void> {
-    const later = this.later
-    if (!later) return Promise.resolve()
-    this.loading ??= later().then(
-      (records) => {
-        if (this.later !== later) return // cleared meanwhile: these nodes were wiped
-        this.laterPacked = records.length > 0 ? new PackedNodes(records) : undefined
-        this.later = undefined
-      },
-      (error: unknown) => {
-        if (this.later === later) this.loading = undefined
-        throw error
-      },
-    )
-    return this.loading
+    const found = this.nodes.get(key) ?? this.packed?.get(key)
+    if (found !== undefined || this.laterRead.size === 0) return found
+    const probes = probesOf(key)
+    for (const { nodes, filter } of this.laterRead.values()) {
+      if (filter && !filter.mayHoldProbes(probes)) continue
+      const value = nodes.get(key)
+      if (value !== undefined) return value
+    }
+    return undefined
   }
 
   async put(key: string, value: Uint8Array): Promise<void> {
     // Before the later nodes are read, a node among them may be stored again: the same bytes
     // under the same key, harmless.
-    if (this.nodes.has(key) || this.packed?.has(key) || this.laterPacked?.has(key)) return
+    if (this.known(key) !== undefined) return
     this.nodes.set(key, value)
     this.fresh.set(key, value)
   }
@@ -103,8 +98,7 @@ export class TrieNodeStore implements DB<string, Uint8Array> {
     this.nodes.clear()
     this.packed = undefined
     this.later = undefined
-    this.loading = undefined
-    this.laterPacked = undefined
+    this.laterRead.clear()
     this.fresh.clear()
   }
 }

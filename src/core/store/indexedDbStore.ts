@@ -1,7 +1,20 @@
 import { openDB, unwrap, type DBSchema, type IDBPDatabase, type IDBPTransaction } from 'idb'
 import { packNodes, packZeros, unpackZeros } from './packing.ts'
-import { blockHashOfRecord, blockSegmentKeys, nodeSegmentKey, nodeSegmentKeys, readSegment, storedSegment, type SegmentBlock, type StoredSegment } from './segments.ts'
-import type { ChainCommit, ChainMeta, PersistedChain, Store } from './store.ts'
+import { NodeFilter, probesOf } from './nodeFilter.ts'
+import {
+  blockHashOfRecord,
+  blockSegmentKeys,
+  nodeFilterKey,
+  nodeFilterKeys,
+  nodeSegmentKey,
+  nodeSegmentKeys,
+  readSegment,
+  segmentOfFilter,
+  storedSegment,
+  type SegmentBlock,
+  type StoredSegment,
+} from './segments.ts'
+import type { ChainCommit, ChainMeta, LaterNodes, LaterNodeSegment, PersistedChain, Store } from './store.ts'
 
 /**
  * The layout of the object stores; bumped (with an upgrade step) when it changes.
@@ -14,7 +27,9 @@ import type { ChainCommit, ChainMeta, PersistedChain, Store } from './store.ts'
  *    segments (nodes under string keys), so a start reads the nodes only when it needs them;
  *    segments holding both, as the first merges wrote them, are still read whole at start.
  * 4: segments are deflated (segments.ts): 1,000 transfers took 3.3 KB each on disk, now ~1.6 KB,
- *    and a warm start reads half the bytes. Layout-3 segments are still read.
+ *    and a warm start reads half the bytes. Each node segment has a filter of its keys
+ *    (nodeFilter.ts) under an "f" key, so a trie read reads the segments that may hold its
+ *    node, not all of them. Layout-3 segments (no filter: read on any miss) are still read.
  */
 const DB_VERSION = 4
 
@@ -35,7 +50,7 @@ interface ChainDB extends DBSchema {
    * Merged `blocks` and `nodeBatches` records (segments.ts), in the order they were merged. A
    * block in a later segment, or in `blocks`, is a newer version of it (stored again).
    */
-  segments: { key: number | string; value: StoredSegment }
+  segments: { key: number | string; value: StoredSegment | { filter: Uint8Array } }
   /**
    * 'chain': which chain this is and where its head is. 'lease': which store (one per leader
    * tab) may write; only the newest opened one does.
@@ -106,12 +121,15 @@ export class IndexedDbStore implements Store {
 
   async load(): Promise<PersistedChain | undefined> {
     const tx = this.db.transaction(['meta', 'nodes', 'nodeBatches', 'blocks', 'segments'], 'readonly')
-    const [meta, keys, values, segments, batches, blockNumbers, blocks] = await Promise.all([
+    const [meta, keys, values, segments, nodeSegments, filterKeys, filters, batches, blockNumbers, blocks] = await Promise.all([
       tx.objectStore('meta').get('chain'),
       tx.objectStore('nodes').getAllKeys(),
       tx.objectStore('nodes').getAll(),
       // Block segments only: node segments are read when the node first needs them (`laterNodes`).
-      tx.objectStore('segments').getAll(blockSegmentKeys()),
+      tx.objectStore('segments').getAll(blockSegmentKeys()) as Promise<StoredSegment[]>,
+      tx.objectStore('segments').getAllKeys(nodeSegmentKeys()) as Promise<string[]>,
+      tx.objectStore('segments').getAllKeys(nodeFilterKeys()) as Promise<string[]>,
+      tx.objectStore('segments').getAll(nodeFilterKeys()) as Promise<{ filter: Uint8Array }[]>,
       tx.objectStore('nodeBatches').getAll(),
       tx.objectStore('blocks').getAllKeys(),
       tx.objectStore('blocks').getAll(),
@@ -144,7 +162,7 @@ export class IndexedDbStore implements Store {
       meta: meta as ChainMeta,
       nodes: keys.map((key, i): [string, Uint8Array] => [key, values[i]]),
       packedNodes: batches,
-      laterNodes: () => this.nodeSegments(),
+      laterNodes: this.laterNodes(nodeSegments, new Map(filterKeys.map((key, i) => [segmentOfFilter(key), new NodeFilter(filters[i].filter)]))),
       // A missing block stays empty, for the node to refuse the chain as incomplete.
       blocks: Array.from(records, (bytes) => bytes ?? new Uint8Array()),
       blockHashes: hashes,
@@ -152,14 +170,33 @@ export class IndexedDbStore implements Store {
   }
 
   /**
-   * The packed nodes of every node segment. Read in a transaction of its own, after `load`'s: a
-   * merge in between moves records `load` read into a node segment, so a node may be found twice
-   * (the same bytes: nodes are content-addressed), never missed, since segments only grow until
-   * a wipe, and after a wipe the node no longer asks.
+   * The node segments, each read when a trie read first misses a node its filter may hold (a
+   * segment without one, from layout 3, on any miss). The list is the one `load` found: a merge
+   * after it makes segments of nodes the node already holds (read at load, or written since),
+   * and segments only grow until a wipe, after which the node no longer asks.
    */
-  private async nodeSegments(): Promise<Uint8Array[]> {
-    const segments = await Promise.all((await this.db.getAll('segments', nodeSegmentKeys())).map(readSegment))
-    return segments.map((segment) => segment.nodes).filter((nodes) => nodes.length > 0)
+  private laterNodes(segments: string[], filters: Map<string, NodeFilter>): LaterNodes | undefined {
+    if (segments.length === 0) return undefined
+    const reads = new Map<string, Promise<LaterNodeSegment>>()
+    const read = (id: string): Promise<LaterNodeSegment> => {
+      let reading = reads.get(id)
+      if (!reading) {
+        reading = this.db.get('segments', id).then(async (stored) => {
+          if (!stored) throw new Error(`the stored node segment ${id} is missing`)
+          return { id, nodes: (await readSegment(stored as StoredSegment)).nodes, filter: filters.get(id) }
+        })
+        reads.set(id, reading)
+        // A failed read is tried again by the next miss.
+        reading.catch(() => reads.delete(id))
+      }
+      return reading
+    }
+    return {
+      read(key) {
+        const probes = probesOf(key)
+        return Promise.all(segments.filter((id) => filters.get(id)?.mayHoldProbes(probes) ?? true).map(read))
+      },
+    }
   }
 
   async commit({ meta, nodes, blocks, dropAbove }: ChainCommit): Promise<void> {
@@ -239,6 +276,7 @@ export class IndexedDbStore implements Store {
       merged.length > 0 ? storedSegment(merged, []) : undefined,
       batches.length > 0 ? storedSegment([], batches) : undefined,
     ])
+    const filter = batches.length > 0 ? NodeFilter.of(batches) : undefined
 
     const tx = this.db.transaction(['meta', 'nodeBatches', 'blocks', 'segments'], 'readwrite', { durability: this.durability })
     await this.holdsLease(tx, tx.objectStore('meta').get('lease'))
@@ -253,6 +291,7 @@ export class IndexedDbStore implements Store {
     }
     if (blockSegment) void tx.objectStore('segments').add(blockSegment).catch(() => {})
     if (nodeSegment) void tx.objectStore('segments').add(nodeSegment, nodeSegmentKey(batchKeys[0])).catch(() => {})
+    if (filter) void tx.objectStore('segments').add({ filter: filter.bits }, nodeFilterKey(batchKeys[0])).catch(() => {})
     if (batchKeys.length > 0) void tx.objectStore('nodeBatches').delete(IDBKeyRange.bound(batchKeys[0], batchKeys[batchKeys.length - 1])).catch(() => {})
     if (blockRange) void tx.objectStore('blocks').delete(blockRange).catch(() => {})
     await tx.done

@@ -300,7 +300,7 @@ function valueAt(record: Uint8Array, offset: number): Uint8Array {
 }
 
 /** Calls `visit` for each entry of a packed record (a 32-byte key by its offset, the value by its bounds); returns how many. */
-function walkPacked(record: Uint8Array, visit?: (keyOffset: number, textKey: string | undefined, valueStart: number, valueEnd: number) => void): number {
+export function walkPacked(record: Uint8Array, visit?: (keyOffset: number, textKey: string | undefined, valueStart: number, valueEnd: number) => void): number {
   const input = new Reader(record)
   let entries = 0
   while (input.more) {

@@ -118,8 +118,19 @@ export function nodeSegmentKey(firstBatchKey: number): string {
   return `n${String(firstBatchKey).padStart(16, '0')}`
 }
 
+/** The key of a node segment's filter (nodeFilter.ts): "f" and the same digits. */
+export function nodeFilterKey(firstBatchKey: number): string {
+  return `f${String(firstBatchKey).padStart(16, '0')}`
+}
+
+/** The node segment a filter key is of. */
+export const segmentOfFilter = (filterKey: string): string => `n${filterKey.slice(1)}`
+
 /** Block segments (and layout-3 segments holding both): the numeric keys. */
 export const blockSegmentKeys = (): IDBKeyRange => IDBKeyRange.bound(-Infinity, Infinity)
 
-/** Node segments: the string keys. */
-export const nodeSegmentKeys = (): IDBKeyRange => IDBKeyRange.lowerBound('')
+/** Node segments: the string keys of "n". */
+export const nodeSegmentKeys = (): IDBKeyRange => IDBKeyRange.bound('n', 'n\uffff')
+
+/** Their filters: the string keys of "f" (none for the segments of layout 3). */
+export const nodeFilterKeys = (): IDBKeyRange => IDBKeyRange.bound('f', 'f\uffff')

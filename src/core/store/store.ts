@@ -1,3 +1,5 @@
+import type { NodeFilter } from './nodeFilter.ts'
+
 /**
  * Where a chain is kept. The node holds everything it reads in memory and only writes here: one
  * `commit` per state change, atomic, and a change is acknowledged only once its commit resolved.
@@ -38,15 +40,29 @@ export interface PersistedChain {
    */
   packedNodes?: Uint8Array[]
   /**
-   * The rest of them, read only when called (packed records, as `packedNodes`): most of a long
-   * chain's bytes are trie nodes that answering its first calls does not need. The node calls it
-   * on the first trie read that the others miss.
+   * The rest of them, read by need: most of a long chain's bytes are trie nodes that answering
+   * its first calls does not need. The node asks on a trie read that the others miss.
    */
-  laterNodes?: () => Promise<Uint8Array[]>
+  laterNodes?: LaterNodes
   /** Encoded block records (store/blockCodec.ts), block 0 first, up to the head (empty: a block missing). */
   blocks: Uint8Array[]
   /** The blocks' hashes when the store kept them (by number, as `blocks`); else they are computed. */
   blockHashes?: (Uint8Array | undefined)[]
+}
+
+/** Trie nodes a store reads when a node first needs them, a segment at a time. */
+export interface LaterNodes {
+  /**
+   * The segments that may hold `key` (each a packed record, as `packedNodes`, with the filter of
+   * its keys when the store has one): a segment asked for again comes again, read once.
+   */
+  read(key: string): Promise<LaterNodeSegment[]>
+}
+
+export interface LaterNodeSegment {
+  id: string
+  nodes: Uint8Array
+  filter?: NodeFilter
 }
 
 /** Everything one state change adds, written in one atomic step. */
