@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { PackedNodes, packNodes, packZeros, unpackNodes, unpackZeros } from '../../src/core/store/packing.ts'
-import { decodeSegment, encodeSegment, readSegment, storedSegment } from '../../src/core/store/segments.ts'
+import { decodeSegment, encodeSegment, readSegment, storedBlockSegment, storedNodeSegment } from '../../src/core/store/segments.ts'
 
 const bytes = (...values: number[]) => Uint8Array.from(values)
 
@@ -64,13 +64,13 @@ describe('store packing', () => {
     expect(new Map(unpackNodes(segment.nodes))).toEqual(nodesOfSegment)
   })
 
-  test('a segment is stored deflated, and read back as it was', async () => {
-    const stored = await storedSegment(segmentBlocks, segmentNodes)
-    if (stored instanceof Uint8Array) throw new Error('a new segment is stored deflated')
-    expect(stored.deflated.length).toBeLessThan(encodeSegment(segmentBlocks, segmentNodes).length / 2)
-    const segment = await readSegment(stored)
-    expect(segment.blocks).toEqual(segmentBlocks)
-    expect(new Map(unpackNodes(segment.nodes))).toEqual(nodesOfSegment)
+  test('a node segment is stored deflated, a block segment as it is, and each is read back as it was', async () => {
+    const nodes = await storedNodeSegment([...segmentNodes, packNodes(new Map([['ef'.repeat(32), new Uint8Array(400)]]))])
+    if (!('deflated' in nodes)) throw new Error('a node segment is stored deflated')
+    expect(nodes.deflated.length).toBeLessThan(200)
+    expect(new Map(unpackNodes((await readSegment(nodes)).nodes))).toEqual(new Map([...nodesOfSegment, ['ef'.repeat(32), new Uint8Array(400)]]))
+    const blocks = storedBlockSegment(segmentBlocks)
+    expect((await readSegment(blocks)).blocks).toEqual(segmentBlocks)
   })
 
   test('a layout-3 segment (as it is, its block records zero-packed) is still read', async () => {
