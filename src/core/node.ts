@@ -237,9 +237,12 @@ export class ChainStoreError extends Error {
 export async function createNode(options: NodeConfig = {}): Promise<Node> {
   const config = resolveConfig(options)
   const common = createChainCommon(config.chainId)
-  const accounts = await deriveDevAccounts(config.mnemonic, config.accounts)
   const store = options.store ?? new EphemeralStore()
-  const persisted = await store.load()
+  // The store reads (IndexedDB: off this thread) while the dev accounts are derived here.
+  const loading = store.load()
+  loading.catch(() => {}) // awaited below, after the accounts
+  const accounts = await deriveDevAccounts(config.mnemonic, config.accounts)
+  const persisted = await loading
   const nodes = new TrieNodeStore(persisted?.nodes, persisted?.packedNodes, persisted?.laterNodes)
   const chain = new Chain()
   // BLOCKHASH reads the hash the chain indexed, not a decoded header's.
