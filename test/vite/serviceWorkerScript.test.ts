@@ -21,6 +21,7 @@ test('is a classic script that registers install, activate, message and fetch at
     location: new URL('http://127.0.0.1:4173/pagenode-sw.js?protocol=1&name=x&base=http%3A%2F%2F127.0.0.1%3A4173%2Frpc'),
     addEventListener: (type: string) => listeners.push(type),
   }
-  runInNewContext(script, { self, URL, console })
+  // The globals a service worker has that the script reads as it starts (crypto: its request ids' prefix).
+  runInNewContext(script, { self, URL, console, crypto })
   expect(listeners.sort()).toEqual(['activate', 'fetch', 'install', 'message'])
 })
