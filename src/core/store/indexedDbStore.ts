@@ -28,10 +28,10 @@ import type { ChainCommit, ChainMeta, LaterNodes, LaterNodeSegment, PersistedCha
  *    segments (nodes under string keys), so a start reads the nodes only when it needs them;
  *    segments holding both, as the first merges wrote them, are still read whole at start.
  * 4: node segments are deflated and block segments hold records not zero-packed (segments.ts):
- *    1,000 transfers took 3.3 KB each on disk, now ~2 KB, and a warm start unpacks nothing in
- *    JavaScript. Each node segment has a filter of its keys
- *    (nodeFilter.ts) under an "f" key, so a trie read reads the segments that may hold its
- *    node, not all of them. Layout-3 segments (no filter: read on any miss) are still read.
+ *    1,000 transfers took 3.3 KB each on disk, now ~2.3 KB, and a warm start unpacks nothing in
+ *    JavaScript. Each node segment has a filter of its keys (nodeFilter.ts) under an "f" key, so
+ *    a trie read reads the segments that may hold its node, not all of them. Layout-3 segments
+ *    (no filter: read on any miss) are still read.
  */
 const DB_VERSION = 4
 
