@@ -1,5 +1,6 @@
 import { ErrorCode } from '../core/rpc/errors.ts'
 import { channelNames, type ChannelMessage, type Outcome } from '../bridge/protocol.ts'
+import { isRetrySafe } from './methodKinds.ts'
 
 /** How often an unacknowledged call is sent again (BroadcastChannel drops what nobody hears). */
 const RESEND_MS = 100
@@ -169,10 +170,3 @@ export class Follower {
   }
 }
 
-/** Methods whose repetition cannot change anything a second time. */
-export function isRetrySafe(method: string): boolean {
-  if (method === 'eth_sendRawTransaction') return true
-  return !/^(eth_send|eth_sign|personal_|evm_|anvil_|hardhat_|wallet_|zks_send|unstable_send|eth_subscribe|eth_unsubscribe|eth_newFilter|eth_newBlockFilter|eth_newPendingTransactionFilter|eth_uninstallFilter|eth_getFilterChanges)/.test(
-    method,
-  )
-}

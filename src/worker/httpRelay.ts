@@ -18,6 +18,19 @@ import {
   httpLockName,
   type HttpMessage,
 } from '../bridge/http.ts'
+import { isRead } from './methodKinds.ts'
+
+/** Whether every call of a request is a read (methodKinds.ts); a body that does not parse counts as not. */
+function readsOnly({ body, pathMethod }: Extract<HttpMessage, { type: 'request' }>): boolean {
+  if (pathMethod !== undefined) return isRead(pathMethod)
+  try {
+    const parsed: unknown = JSON.parse(body)
+    const calls = Array.isArray(parsed) ? parsed : [parsed]
+    return calls.every((call) => typeof (call as { method?: unknown })?.method === 'string' && isRead((call as { method: string }).method))
+  } catch {
+    return false
+  }
+}
 
 /** What the relay needs of the node. */
 export interface TextHandler {
@@ -79,7 +92,11 @@ export class HttpRelay {
     if (this.seen.has(message.id)) return ack()
     this.remember(message.id)
     // The response says "taken" by itself: only an answer that takes a while is acknowledged first.
-    const slow = setTimeout(ack, ACK_DELAY_MS)
+    // Not a write: were this relay gone before acknowledging, the service worker would send it to
+    // the next one, and it could run twice; acknowledged, the caller hears "outcome unknown".
+    let slow: ReturnType<typeof setTimeout> | undefined
+    if (readsOnly(message)) slow = setTimeout(ack, ACK_DELAY_MS)
+    else ack()
     const body = await this.answer(message)
     clearTimeout(slow)
     if (!this.closed) this.post({ type: 'response', id: message.id, relay: this.id, body })

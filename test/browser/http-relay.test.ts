@@ -32,8 +32,8 @@ async function relayWithGate() {
   const heard: (HttpMessage & { at: number })[] = []
   channel.onmessage = (event: MessageEvent<HttpMessage>) => heard.push({ ...event.data, at: performance.now() })
   cleanup.push(() => channel.close(), () => relay.close())
-  const send = (id: string) => {
-    channel.postMessage({ type: 'request', protocol: HTTP_PROTOCOL, id, body: JSON.stringify({ jsonrpc: '2.0', id, method: 'eth_chainId' }) })
+  const send = (id: string, method = 'eth_chainId') => {
+    channel.postMessage({ type: 'request', protocol: HTTP_PROTOCOL, id, body: JSON.stringify({ jsonrpc: '2.0', id, method }) })
     return performance.now()
   }
   const release = (id: string) => gates.get(id)!(answerTo(id))
@@ -52,6 +52,14 @@ test('a quick answer is the response alone, with no acknowledgement before or af
   // Past the delay an acknowledgement would have taken: none comes.
   await sleep(ACK_DELAY_MS * 3)
   expect(relay.about('quick').map((message) => message.type)).toEqual(['response'])
+})
+
+test('a write is acknowledged at once, however quick its answer: a relay gone before saying so must not have it run twice', async () => {
+  const relay = await relayWithGate()
+  relay.send('quick-write', 'eth_sendRawTransaction')
+  await expect.poll(() => relay.about('quick-write').map((message) => message.type)).toEqual(['ack', 'response'])
+  relay.send('quick-mine', 'anvil_mine')
+  await expect.poll(() => relay.about('quick-mine').map((message) => message.type)).toEqual(['ack', 'response'])
 })
 
 test('a slow answer is acknowledged before the service worker would send the request again', async () => {

@@ -4,7 +4,8 @@
  */
 import { afterEach, expect, test, vi } from 'vitest'
 import type { ChannelMessage, Outcome } from '../../src/bridge/protocol.ts'
-import { Follower, isRetrySafe } from '../../src/worker/follower.ts'
+import { Follower } from '../../src/worker/follower.ts'
+import { isRetrySafe } from '../../src/worker/methodKinds.ts'
 
 const opened: { close(): void }[] = []
 
