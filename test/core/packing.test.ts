@@ -83,6 +83,17 @@ describe('store packing', () => {
     expect(new Map(unpackNodes(segment.nodes))).toEqual(nodesOfSegment)
   })
 
+  test('a record or segment cut short is refused, whatever its last entry was', () => {
+    const nodes = packNodes(new Map([['ab'.repeat(32), bytes(1, 2)], ['preimage:long text key', bytes(3)]]))
+    for (const cut of [nodes.length - 1, 43, 35]) {
+      expect(() => new PackedNodes([nodes.subarray(0, cut)]), `cut at ${cut}`).toThrow('packed record ends early')
+    }
+    const packedBlock = packZeros(new Uint8Array([7, ...new Uint8Array(300), 9]))
+    expect(() => unpackZeros(packedBlock.subarray(0, packedBlock.length - 1))).toThrow('packed record ends early')
+    const segment = encodeSegment(segmentBlocks, [])
+    expect(() => decodeSegment(segment.subarray(0, 40))).toThrow('a stored segment ends early')
+  })
+
   test('a damaged deflated segment is refused, not read as something else', async () => {
     await expect(readSegment({ deflated: bytes(1, 2, 3, 4, 5) })).rejects.toThrow()
   })

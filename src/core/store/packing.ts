@@ -8,76 +8,18 @@
  *   stored.
  */
 
+import { ByteReader, ByteWriter } from './byteStream.ts'
+
 const KIND_HEX = 0
 const KIND_TEXT = 1
 const utf8 = new TextEncoder()
 const fromUtf8 = new TextDecoder()
 
-class Writer {
-  private buffer: Uint8Array
-  length = 0
-  constructor(size: number) {
-    this.buffer = new Uint8Array(Math.max(size, 16))
-  }
-  private reserve(extra: number) {
-    if (this.length + extra <= this.buffer.length) return
-    const grown = new Uint8Array(Math.max(this.buffer.length * 2, this.length + extra))
-    grown.set(this.buffer.subarray(0, this.length))
-    this.buffer = grown
-  }
-  byte(value: number) {
-    this.reserve(1)
-    this.buffer[this.length++] = value
-  }
-  varint(value: number) {
-    while (value >= 0x80) {
-      this.byte((value & 0x7f) | 0x80)
-      value = Math.floor(value / 128)
-    }
-    this.byte(value)
-  }
-  bytes(value: Uint8Array) {
-    this.reserve(value.length)
-    this.buffer.set(value, this.length)
-    this.length += value.length
-  }
-  done(): Uint8Array {
-    return this.buffer.slice(0, this.length)
-  }
-}
-
-class Reader {
-  offset = 0
-  constructor(private readonly buffer: Uint8Array) {}
-  get more(): boolean {
-    return this.offset < this.buffer.length
-  }
-  byte(): number {
-    if (this.offset >= this.buffer.length) throw new Error('packed record ends early')
-    return this.buffer[this.offset++]
-  }
-  varint(): number {
-    let value = 0
-    let scale = 1
-    for (;;) {
-      const byte = this.byte()
-      value += (byte & 0x7f) * scale
-      if (byte < 0x80) return value
-      scale *= 128
-    }
-  }
-  bytes(length: number): Uint8Array {
-    if (this.offset + length > this.buffer.length) throw new Error('packed record ends early')
-    const out = this.buffer.slice(this.offset, this.offset + length)
-    this.offset += length
-    return out
-  }
-}
 
 export function packNodes(nodes: Map<string, Uint8Array>): Uint8Array {
   let size = 4
   for (const value of nodes.values()) size += value.length + 40
-  const out = new Writer(size)
+  const out = new ByteWriter(size)
   for (const [key, value] of nodes) {
     // By char codes, not a regex and 32 slices and parseInts per node: packNodes runs on every
     // durable block (~10 nodes each) and showed in the worker's profile.
@@ -100,7 +42,7 @@ export function packNodes(nodes: Map<string, Uint8Array>): Uint8Array {
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'))
 
 export function unpackNodes(packed: Uint8Array, into: [string, Uint8Array][] = []): [string, Uint8Array][] {
-  const input = new Reader(packed)
+  const input = new ByteReader(packed)
   while (input.more) {
     const kind = input.byte()
     let key: string
@@ -125,7 +67,7 @@ const ZEROS = 0x02
 const MIN_ZERO_RUN = 4
 
 export function packZeros(bytes: Uint8Array): Uint8Array {
-  const out = new Writer(bytes.length / 2 + 8)
+  const out = new ByteWriter(bytes.length / 2 + 8)
   out.byte(ZERO_PACKED)
   let literalStart = 0
   let i = 0
@@ -172,24 +114,16 @@ export function unpackZeros(stored: Uint8Array): Uint8Array {
 
 /** Each token of a zero-packed record: its kind, its byte count, and where a literal's bytes are. */
 function forEachToken(stored: Uint8Array, visit: (token: number, count: number, at: number) => void): void {
-  let i = 1
-  while (i < stored.length) {
-    const token = stored[i++]
-    let count = 0
-    let scale = 1
-    for (;;) {
-      if (i >= stored.length) throw new Error('packed record ends early')
-      const byte = stored[i++]
-      count += (byte & 0x7f) * scale
-      if (byte < 0x80) break
-      scale *= 128
-    }
+  const input = new ByteReader(stored)
+  input.offset = 1
+  while (input.more) {
+    const token = input.byte()
+    const count = input.varint()
     if (token === LITERAL) {
-      if (i + count > stored.length) throw new Error('packed record ends early')
-      visit(token, count, i)
-      i += count
+      visit(token, count, input.offset)
+      input.view(count)
     } else if (token === ZEROS) {
-      visit(token, count, i)
+      visit(token, count, input.offset)
     } else {
       throw new Error(`zero-packed record: unknown token ${token}`)
     }
@@ -293,35 +227,33 @@ function hexDigit(code: number): number {
 
 /** The length-prefixed value at `offset` of a packed record, as a view. */
 function valueAt(record: Uint8Array, offset: number): Uint8Array {
-  const input = new Reader(record)
+  const input = new ByteReader(record)
   input.offset = offset
-  const length = input.varint()
-  return record.subarray(input.offset, input.offset + length)
+  return input.view(input.varint())
 }
 
 /** Calls `visit` for each entry of a packed record (a 32-byte key by its offset, the value by its bounds); returns how many. */
 export function walkPacked(record: Uint8Array, visit?: (keyOffset: number, textKey: string | undefined, valueStart: number, valueEnd: number) => void): number {
-  const input = new Reader(record)
+  const input = new ByteReader(record)
   let entries = 0
   while (input.more) {
     const kind = input.byte()
     let keyOffset = input.offset
     let textKey: string | undefined
     if (kind === KIND_HEX) {
-      if (input.offset + 32 > record.length) throw new Error('packed record ends early')
-      input.offset += 32
+      input.view(32)
     } else if (kind === KIND_TEXT) {
       const length = input.varint()
       keyOffset = input.offset
-      if (visit) textKey = fromUtf8.decode(record.subarray(keyOffset, keyOffset + length))
-      input.offset += length
+      const key = input.view(length)
+      if (visit) textKey = fromUtf8.decode(key)
     } else {
       throw new Error(`packed trie nodes: unknown key kind ${kind}`)
     }
     const length = input.varint()
-    if (input.offset + length > record.length) throw new Error('packed record ends early')
-    visit?.(keyOffset, textKey, input.offset, input.offset + length)
-    input.offset += length
+    const valueStart = input.offset
+    input.view(length)
+    visit?.(keyOffset, textKey, valueStart, input.offset)
     entries++
   }
   return entries

@@ -1,5 +1,6 @@
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { headerBytesOf } from './blockCodec.ts'
+import { ByteReader, ByteWriter } from './byteStream.ts'
 import { deflate, inflate } from './deflate.ts'
 import { unpackZeros } from './packing.ts'
 
@@ -58,20 +59,16 @@ export function encodeSegment(blocks: SegmentBlock[], nodeRecords: Uint8Array[])
   let size = 8
   for (const block of blocks) size += 16 + 32 + block.record.length
   for (const record of nodeRecords) size += record.length
-  const out = new Uint8Array(size)
-  let offset = writeVarint(out, 0, blocks.length)
+  const out = new ByteWriter(size)
+  out.varint(blocks.length)
   for (const block of blocks) {
-    offset = writeVarint(out, offset, block.number)
-    out.set(block.hash, offset)
-    offset = writeVarint(out, offset + 32, block.record.length)
-    out.set(block.record, offset)
-    offset += block.record.length
+    out.varint(block.number)
+    out.bytes(block.hash)
+    out.varint(block.record.length)
+    out.bytes(block.record)
   }
-  for (const record of nodeRecords) {
-    out.set(record, offset)
-    offset += record.length
-  }
-  return out.slice(0, offset)
+  for (const record of nodeRecords) out.bytes(record)
+  return out.done()
 }
 
 export interface DecodedSegment {
@@ -81,43 +78,19 @@ export interface DecodedSegment {
 }
 
 export function decodeSegment(segment: Uint8Array): DecodedSegment {
-  let [count, offset] = readVarint(segment, 0)
+  const input = new ByteReader(segment, 'a stored segment')
   const blocks: SegmentBlock[] = []
-  for (; count > 0; count--) {
-    const [number, afterNumber] = readVarint(segment, offset)
-    const hash = segment.subarray(afterNumber, afterNumber + 32)
-    const [length, start] = readVarint(segment, afterNumber + 32)
-    if (start + length > segment.length) throw new Error('a stored segment ends early')
-    blocks.push({ number, hash, record: segment.subarray(start, start + length) })
-    offset = start + length
+  for (let count = input.varint(); count > 0; count--) {
+    const number = input.varint()
+    const hash = input.view(32)
+    blocks.push({ number, hash, record: input.view(input.varint()) })
   }
-  return { blocks, nodes: segment.subarray(offset) }
+  return { blocks, nodes: segment.subarray(input.offset) }
 }
 
 /** The hash of a block from its record: the keccak of its header. */
 export function blockHashOfRecord(record: Uint8Array): Uint8Array {
   return keccak_256(headerBytesOf(record))
-}
-
-function writeVarint(out: Uint8Array, offset: number, value: number): number {
-  while (value >= 0x80) {
-    out[offset++] = (value & 0x7f) | 0x80
-    value = Math.floor(value / 128)
-  }
-  out[offset++] = value
-  return offset
-}
-
-function readVarint(bytes: Uint8Array, offset: number): [number, number] {
-  let value = 0
-  let scale = 1
-  for (;;) {
-    if (offset >= bytes.length) throw new Error('a stored segment ends early')
-    const byte = bytes[offset++]
-    value += (byte & 0x7f) * scale
-    if (byte < 0x80) return [value, offset]
-    scale *= 128
-  }
 }
 
 /** The key of a merge's node segment: "n" and the first merged `nodeBatches` key (never reused), zero-padded so keys sort as merged. */
