@@ -32,14 +32,17 @@ const provider = () => {
   return node.provider
 }
 
+/** Runs `work` once and adds its ms to `into`. */
+async function timed(into: number[], work: () => Promise<unknown>): Promise<void> {
+  const start = performance.now()
+  await work()
+  into.push(performance.now() - start)
+}
+
 async function sample(samples: number, work: () => Promise<unknown>): Promise<number[]> {
   for (let i = 0; i < Math.min(50, samples); i++) await work() // warm-up, untimed
   const times: number[] = []
-  for (let i = 0; i < samples; i++) {
-    const start = performance.now()
-    await work()
-    times.push(performance.now() - start)
-  }
+  for (let i = 0; i < samples; i++) await timed(times, work)
   return times
 }
 
@@ -54,11 +57,6 @@ async function paired(samples: number, floorWork: () => Promise<unknown>, work: 
     await work()
   }
   const times = { floor: [] as number[], work: [] as number[] }
-  const timed = async (into: number[], run: () => Promise<unknown>) => {
-    const start = performance.now()
-    await run()
-    into.push(performance.now() - start)
-  }
   for (let i = 0; i < samples; i++) {
     if (i % 2 === 0) {
       await timed(times.floor, floorWork)
