@@ -100,11 +100,14 @@ function skipRepeatedParamUpdates(common: Common): void {
   /** Bumped whenever a call changes the shared parameter sets. */
   let version = 0
   const latest = new Map<string, { cache: object; version: number }>()
+  /** The version at which a package's set (a module constant) was last found merged. */
+  const mergedAt = new WeakMap<ParamsDict, number>()
   const update = Common.prototype.updateParams
   common.updateParams = function (this: Common, params: ParamsDict): void {
     const self = this as unknown as Internals
     const key = `${this.hardfork()}|${this.eips().join(',')}`
-    if (alreadyMerged(self._params, params)) {
+    if (mergedAt.get(params) === version || alreadyMerged(self._params, params)) {
+      mergedAt.set(params, version)
       const built = latest.get(key)
       if (built?.version === version) {
         self._paramsCache = built.cache

@@ -5,6 +5,7 @@ import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import { bytesToHex, KECCAK256_RLP, Lock, type DB } from '@ethereumjs/util'
 import { createVM, type VM } from '@ethereumjs/vm'
 import { recordPreimages } from './preimages.ts'
+import { ReadMemoTrie, SandboxStateManager } from './sandboxState.ts'
 import { ScratchNodeStore, type TrieNodeStore } from './trieNodeStore.ts'
 
 /** Hash of a canonical block by number, for the BLOCKHASH opcode. */
@@ -35,7 +36,7 @@ export class StateMachine {
 
   static async create(common: Common, nodes: TrieNodeStore, blockHash: BlockHashLookup): Promise<StateMachine> {
     const blockchain = blockHashAdapter(blockHash)
-    const vm = await newVm(common, nodes, undefined, blockchain)
+    const vm = await newVm(common, nodes, undefined, blockchain, 'miner')
     // Only the miner's VM writes state that is kept: its keys are the ones a dump must name.
     const preimages = recordPreimages(vm.stateManager as MerkleStateManager, nodes)
     return new StateMachine(common, nodes, vm, blockchain, preimages)
@@ -74,7 +75,7 @@ export class StateMachine {
    * out of step with its caches after a revert (state overrides that replace whole storage).
    */
   async freshSandbox(stateRoot: Uint8Array): Promise<Sandbox> {
-    return new Sandbox(await newVm(this.common, new ScratchNodeStore(this.nodes), stateRoot, this.blockchain))
+    return new Sandbox(await newVm(this.common, new ScratchNodeStore(this.nodes), stateRoot, this.blockchain, 'sandbox'))
   }
 }
 
@@ -117,9 +118,14 @@ async function newVm(
   db: DB<string, Uint8Array>,
   root: Uint8Array | undefined,
   blockchain: EVMMockBlockchainInterface,
+  role: 'miner' | 'sandbox',
 ): Promise<VM> {
-  const trie = new MerklePatriciaTrie({ db, useKeyHashing: true, common, valueEncoding: 'view', root })
-  const stateManager = new MerkleStateManager({ common, trie, caches: new Caches() })
+  const options = { db, useKeyHashing: true, common, valueEncoding: 'view', root } as const
+  // The miner's caches outlive its blocks (a block is committed, never reverted); a sandbox's
+  // reads would not outlive its runs without SandboxStateManager's tries.
+  const trie = role === 'miner' ? new MerklePatriciaTrie(options) : new ReadMemoTrie(options)
+  const caches = new Caches()
+  const stateManager = role === 'miner' ? new MerkleStateManager({ common, trie, caches }) : new SandboxStateManager({ common, trie, caches })
   return createVM({ common, stateManager, blockchain })
 }
 
