@@ -20,7 +20,8 @@ declare const self: DedicatedWorkerGlobalScope
 
 self.onmessage = (event: MessageEvent<FloorRequest>) => {
   const request = event.data
-  // The echo answers synchronously: it is the floor of a round trip to a worker.
+  // The echo answers synchronously: a round trip to a worker of its own (a reference; the floor
+  // is the node worker's ping, which wakes the same thread as the calls).
   if (request.kind === 'echo') return self.postMessage({ id: request.id })
   void answer(request).then(
     (result) => self.postMessage({ id: request.id, result }),

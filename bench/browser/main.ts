@@ -128,7 +128,16 @@ const api = {
   },
   request: (method: string, params: unknown[] = []) => provider().request({ method, params }),
   latency: (method: string, params: unknown[], samples: number) => sample(samples, () => provider().request({ method, params })),
-  /** A provider call against the postMessage floor (a bare echo worker), interleaved. */
+  /**
+   * A provider call against a ping of the node's own worker (answered before any node code),
+   * interleaved: the same thread, so the same wake-up cost (see bench/README, Floors).
+   */
+  latencyVersusPing(method: string, params: unknown[], samples: number) {
+    const running = node
+    if (!running) throw new Error('no node started')
+    return paired(samples, () => running.ping(), () => running.provider.request({ method, params }))
+  },
+  /** A provider call against a bare echo worker of its own, interleaved. */
   latencyVersusEcho: (method: string, params: unknown[], samples: number) =>
     paired(samples, () => floor({ kind: 'echo' }), () => provider().request({ method, params })),
   /** eth_blockNumber over HTTP through pagenode's service worker against the constant-answer floor's, interleaved. */

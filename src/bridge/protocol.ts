@@ -41,11 +41,13 @@ export type WorkerEvent =
   /** eth_accounts changed (an address impersonated or no longer): the provider's accountsChanged. */
   | { type: 'accounts'; accounts: string[] }
 
-/** The API a node worker exposes to its page over Comlink. */
+/** The API a node worker exposes to its page over Comlink; the calls have a port of their own (requestPort.ts). */
 export interface WorkerApi {
-  /** Starts (or joins, as a follower) the chain `options.name`; `events` receives pushes. */
-  start(options: WorkerOptions, events: (event: WorkerEvent) => void): Promise<NodeInfo>
-  request(method: string, params: unknown): Promise<Outcome>
+  /**
+   * Starts (or joins, as a follower) the chain `options.name`; `events` receives pushes and
+   * `requests` the page's calls, answered from now on (those sent meanwhile wait for the node).
+   */
+  start(options: WorkerOptions, events: (event: WorkerEvent) => void, requests: MessagePort): Promise<NodeInfo>
   stop(): Promise<void>
 }
 

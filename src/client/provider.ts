@@ -36,7 +36,7 @@ export type ProviderEvent = keyof ProviderEvents
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Listener = (...args: any[]) => void
 
-/** How to run one call on the node (the worker, through Comlink). */
+/** How to run one call on the node (the worker, through its request port). */
 export type Transport = (method: string, params: unknown) => Promise<Outcome>
 
 /**

@@ -1,7 +1,8 @@
-import { proxy, wrap, type Remote } from 'comlink'
+import { proxy, transfer, wrap, type Remote } from 'comlink'
 import type { MiningConfig } from '../core/config.ts'
-import type { Durability, NodeInfo, Outcome, Role, WorkerApi, WorkerEvent } from '../bridge/protocol.ts'
+import type { Durability, NodeInfo, Role, WorkerApi, WorkerEvent } from '../bridge/protocol.ts'
 import { DISCONNECTED, PagenodeProvider } from './provider.ts'
+import { RequestPort } from '../bridge/requestPort.ts'
 import { DEFAULT_SCRIPT_URL, startingLockName } from '../bridge/http.ts'
 import { checkHttpEndpoint, resolveBaseUrls, setUpServiceWorker } from './serviceWorker.ts'
 import { announceProvider, type ProviderInfo } from './eip6963.ts'
@@ -39,6 +40,12 @@ export interface PageNode {
   stop(): Promise<void>
   /** Ends the worker at once, as a crash would: for tests of what survives one. */
   terminate(): void
+  /**
+   * Resolves when the node worker answers a bare message, before any node code runs: it is alive
+   * and not held by long synchronous work. Rejects once the node has stopped. (The bench's floor
+   * of a provider round trip.)
+   */
+  ping(): Promise<void>
 }
 
 /**
@@ -66,8 +73,11 @@ export async function startNode(options: StartOptions = {}): Promise<PageNode> {
   }
   const worker = new Worker(new URL('../worker/nodeWorker.ts', import.meta.url), { type: 'module', name: 'pagenode' })
   const api: Remote<WorkerApi> = wrap<WorkerApi>(worker)
+  const calls = new MessageChannel()
+  const requests = new RequestPort(calls.port1)
 
-  // Comlink never rejects a call whose worker died: every call races this instead.
+  // Comlink never rejects a call whose worker died: start and stop race this instead (the
+  // request port fails its own calls, see end()).
   let reportDeath: (message: string) => void = () => {}
   const death = new Promise<never>((_, reject) => {
     reportDeath = (message) => reject(new Error(message))
@@ -92,16 +102,12 @@ export async function startNode(options: StartOptions = {}): Promise<PageNode> {
     ended = true
     unannounce()
     reportDeath(message)
+    requests.close({ code: DISCONNECTED, message })
     provider.disconnect(message)
     worker.terminate()
   }
 
-  const transport = (method: string, params: unknown): Promise<Outcome> =>
-    Promise.race([api.request(method, params), death]).catch((error: Error) => ({
-      ok: false as const,
-      error: { code: DISCONNECTED, message: error.message },
-    }))
-  const provider = new PagenodeProvider(transport)
+  const provider = new PagenodeProvider((method, params) => requests.call(method, params))
 
   let info: NodeInfo
   try {
@@ -109,6 +115,7 @@ export async function startNode(options: StartOptions = {}): Promise<PageNode> {
       api.start(
         { name, persist: options.persist ?? true, chainId: options.chainId, mining: options.mining, durability: options.durability ?? 'relaxed', http: script !== false },
         proxy(onEvent),
+        transfer(calls.port2, [calls.port2]),
       ),
       death,
     ])
@@ -138,6 +145,7 @@ export async function startNode(options: StartOptions = {}): Promise<PageNode> {
     terminate() {
       end('the node worker was terminated')
     },
+    ping: () => requests.ping(),
   }
 }
 

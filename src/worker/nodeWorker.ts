@@ -11,6 +11,7 @@ import { expose } from 'comlink'
 import { ErrorCode } from '../core/rpc/errors.ts'
 import type { SubscriptionMessage } from '../core/rpc/subscriptions.ts'
 import { channelNames, type NodeInfo, type Outcome, type WorkerApi, type WorkerEvent, type WorkerOptions } from '../bridge/protocol.ts'
+import { serveRequests } from '../bridge/requestPort.ts'
 import { Follower } from './follower.ts'
 import { Leader } from './leader.ts'
 import { holdLock, type HeldLock } from './locks.ts'
@@ -43,7 +44,8 @@ function upstream(method: string, params: unknown, retried = false): Promise<Out
 }
 
 const api: WorkerApi = {
-  async start(options: WorkerOptions, events: (event: WorkerEvent) => void): Promise<NodeInfo> {
+  async start(options: WorkerOptions, events: (event: WorkerEvent) => void, requests: MessagePort): Promise<NodeInfo> {
+    serveRequests(requests, request)
     const toPage = (subscription: string, result: unknown) => events({ type: 'subscription', subscription, result })
     session = { options, events, subscriptions: new PageSubscriptions(toPage) }
 
@@ -69,12 +71,6 @@ const api: WorkerApi = {
     return { role, chainId: chainId.result as string, accounts: accounts.ok ? (accounts.result as string[]) : [] }
   },
 
-  async request(method: string, params: unknown): Promise<Outcome> {
-    if (session && method === 'eth_subscribe') return session.subscriptions.subscribe(params, upstream)
-    if (session && method === 'eth_unsubscribe') return session.subscriptions.unsubscribe(params, upstream)
-    return upstream(method, params)
-  },
-
   async stop(): Promise<void> {
     stopped = true
     queue?.abort()
@@ -87,6 +83,13 @@ const api: WorkerApi = {
 }
 
 expose(api)
+
+/** A call of this tab's page. */
+function request(method: string, params: unknown): Promise<Outcome> {
+  if (session && method === 'eth_subscribe') return session.subscriptions.subscribe(params, upstream)
+  if (session && method === 'eth_unsubscribe') return session.subscriptions.unsubscribe(params, upstream)
+  return upstream(method, params)
+}
 
 /** Runs the chain in this tab. */
 function lead({ options, subscriptions, events }: Session, lock?: HeldLock, stolen = false): Leader {

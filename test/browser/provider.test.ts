@@ -142,3 +142,20 @@ test('request() refuses a call without a method with -32600 before it reaches th
     expect(error.code).toBe(-32600)
   }
 })
+
+test('params structured clone refuses (a function) are -32602 naming the reason, and the node goes on', async () => {
+  const node = await memoryNode()
+  const error = await rejection(node.provider.request({ method: 'eth_getBalance', params: [() => 1, 'latest'] }))
+  expect(error.code).toBe(-32602)
+  expect(error.message).toMatch(/^invalid params: they cannot be sent to the node \(.*could not be cloned/)
+  expect(await node.provider.request({ method: 'eth_blockNumber' })).toBe('0x0')
+})
+
+test('ping() is answered by the worker while the node runs, and rejects once it stopped', async () => {
+  const node = await memoryNode()
+  await node.ping()
+  const [, blockNumber] = await Promise.all([node.ping(), node.provider.request({ method: 'eth_blockNumber' }), node.ping()])
+  expect(blockNumber).toBe('0x0')
+  await node.stop()
+  await expect(node.ping()).rejects.toThrow(/stopped/)
+})
