@@ -35,6 +35,24 @@ export default defineConfig(
     },
   },
   {
+    files: ['src/**/*.ts'],
+    ignores: ['src/core/hexText.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@ethereumjs/util',
+              importNames: ['bytesToHex'],
+              message: "Use src/core/hexText.ts's bytesToHex: ethereumjs' makes ropes that cost every JSON.stringify and postMessage again.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     languageOptions: { globals: globals.node },
   },

@@ -1,4 +1,5 @@
-import { bytesToHex, toChecksumAddress } from '@ethereumjs/util'
+import { toChecksumAddress } from '@ethereumjs/util'
+import { bytesToHex } from '../core/hexText.ts'
 import type { MiningConfig, Node } from '../core/index.ts'
 import { VERSION } from '../core/version.ts'
 

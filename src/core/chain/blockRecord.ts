@@ -1,5 +1,5 @@
 import type { TypedTransaction } from '@ethereumjs/tx'
-import { bytesToHex } from '@ethereumjs/util'
+import { bytesToHex } from '../hexText.ts'
 import type { ProducedBlock } from '../exec/blockProducer.ts'
 import type { SignedTransaction } from '../exec/rawTransaction.ts'
 import { maxFeePerGas, maxPriorityFeePerGas } from './admission.ts'
@@ -39,7 +39,7 @@ export function toBlockRecord(produced: ProducedBlock<ReceivedTransaction>, batc
         gasUsed: result.totalGasSpent,
         cumulativeGasUsed: result.receipt.cumulativeBlockGasUsed,
         effectiveGasPrice: effectiveGasPrice(signed.tx, header.baseFeePerGas ?? 0n),
-        contractAddress: result.createdAddress?.toString() ?? null,
+        contractAddress: result.createdAddress ? bytesToHex(result.createdAddress.bytes) : null,
         logs,
         logsBloom: result.receipt.bitvector,
       },

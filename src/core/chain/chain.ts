@@ -1,4 +1,5 @@
-import { bytesToHex, type PrefixedHexString } from '@ethereumjs/util'
+import { type PrefixedHexString } from '@ethereumjs/util'
+import { bytesToHex } from '../hexText.ts'
 import { BatchIndex, type BatchPlacement, type BatchRecord } from './batches.ts'
 import type { BlockRecord, TransactionRecord } from './records.ts'
 import { StoredBlock, transactionHashesOf } from './storedBlock.ts'

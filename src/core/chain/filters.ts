@@ -1,4 +1,5 @@
-import { bytesToHex, type PrefixedHexString } from '@ethereumjs/util'
+import { type PrefixedHexString } from '@ethereumjs/util'
+import { bytesToHex } from '../hexText.ts'
 import type { Limits } from '../config.ts'
 import { LimitExceededError, ServerError } from '../rpc/errors.ts'
 import type { BlockRef } from './chain.ts'

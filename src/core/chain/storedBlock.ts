@@ -1,5 +1,6 @@
 import type { BlockHeader } from '@ethereumjs/block'
-import { bytesToHex, type PrefixedHexString } from '@ethereumjs/util'
+import { type PrefixedHexString } from '@ethereumjs/util'
+import { bytesToHex } from '../hexText.ts'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { logsBloomOfHeader, logsOfBlockRecord, summarizeBlockRecord, timestampOfHeader, transactionHashesOfRecord } from '../store/blockCodec.ts'
 import type { BlockRecord, LogRecord, TransactionRecord } from './records.ts'

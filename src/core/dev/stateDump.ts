@@ -4,13 +4,13 @@ import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import {
   Account,
   bigIntToHex,
-  bytesToHex,
   createAccountFromRLP,
   createAddressFromString,
   hexToBytes,
   setLengthLeft,
   type PrefixedHexString,
 } from '@ethereumjs/util'
+import { bytesToHex } from '../hexText.ts'
 import { preimageOf } from '../exec/preimages.ts'
 import type { Node } from '../node.ts'
 import { InternalError, InvalidParamsError } from '../rpc/errors.ts'

@@ -2,7 +2,6 @@ import type { Block } from '@ethereumjs/block'
 import { createTx, TransactionType, type TypedTransaction } from '@ethereumjs/tx'
 import {
   Account,
-  bytesToHex,
   createAddressFromString,
   createZeroAddress,
   hexToBytes,
@@ -10,6 +9,7 @@ import {
   type Address,
   type PrefixedHexString,
 } from '@ethereumjs/util'
+import { bytesToHex } from '../hexText.ts'
 import { runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
 import { ExecutionRevertedError, ServerError } from '../rpc/errors.ts'
 import { engineMessage } from './engineMessage.ts'

@@ -13,7 +13,8 @@
  *   not carry but the 0x01 precompile must accept (a high s, an x beyond the group order):
  *   whatever it refuses, noble recovers, so the precompile and every error are ethereumjs' own.
  */
-import { bytesToHex, calculateSigRecovery, concatBytes, ecrecover as jsEcrecover, hexToBytes, setLengthLeft } from '@ethereumjs/util'
+import { calculateSigRecovery, concatBytes, ecrecover as jsEcrecover, hexToBytes, setLengthLeft } from '@ethereumjs/util'
+import { bytesToHex } from '../hexText.ts'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 
 type Hash = (message: Uint8Array) => Uint8Array

@@ -1,6 +1,7 @@
 import { createBlockHeader, genRequestsRoot } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
-import { Account, bytesToHex, createAddressFromString, hexToBytes, KECCAK256_RLP } from '@ethereumjs/util'
+import { Account, createAddressFromString, hexToBytes, KECCAK256_RLP } from '@ethereumjs/util'
+import { bytesToHex } from '../hexText.ts'
 import { sha256 } from '@noble/hashes/sha2.js'
 import type { DevAccount } from '../chain/devAccounts.ts'
 import type { BlockRecord } from '../chain/records.ts'

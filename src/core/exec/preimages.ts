@@ -1,5 +1,6 @@
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
-import { bytesToHex, type Address, type PrefixedHexString } from '@ethereumjs/util'
+import { type Address, type PrefixedHexString } from '@ethereumjs/util'
+import { bytesToHex } from '../hexText.ts'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import type { TrieNodeStore } from './trieNodeStore.ts'
 

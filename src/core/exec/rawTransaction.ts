@@ -1,7 +1,8 @@
 import type { Common } from '@ethereumjs/common'
 import { RLP } from '@ethereumjs/rlp'
 import { createTxFromRLP, TransactionType, type TypedTransaction } from '@ethereumjs/tx'
-import { bytesToBigInt, bytesToHex, type PrefixedHexString } from '@ethereumjs/util'
+import { bytesToBigInt, type PrefixedHexString } from '@ethereumjs/util'
+import { bytesToHex } from '../hexText.ts'
 import { engineMessage } from './engineMessage.ts'
 import { InvalidParamsError, TransactionRejectedError } from '../rpc/errors.ts'
 import { EIP712_TX_TYPE } from '../rollup/eip712Hash.ts'
@@ -73,7 +74,7 @@ export function decodeRawTransaction(raw: Uint8Array, common: Common): SignedTra
   if (!tx.isSigned()) throw new TransactionRejectedError('invalid sender: transaction is not signed')
   let from: PrefixedHexString
   try {
-    from = tx.getSenderAddress().toString()
+    from = bytesToHex(tx.getSenderAddress().bytes)
   } catch {
     throw new TransactionRejectedError('invalid sender: the signature does not recover to an address')
   }

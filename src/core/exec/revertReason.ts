@@ -1,4 +1,5 @@
-import { bytesToBigInt, bytesToHex, bytesToUtf8 } from '@ethereumjs/util'
+import { bytesToBigInt, bytesToUtf8 } from '@ethereumjs/util'
+import { bytesToHex } from '../hexText.ts'
 
 const ERROR_SELECTOR = '0x08c379a0'
 const PANIC_SELECTOR = '0x4e487b71'

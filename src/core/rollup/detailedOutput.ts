@@ -1,4 +1,5 @@
-import { bigIntToHex, bytesToBigInt, bytesToHex, type Address, type PrefixedHexString } from '@ethereumjs/util'
+import { bigIntToHex, bytesToBigInt, type Address, type PrefixedHexString } from '@ethereumjs/util'
+import { bytesToHex } from '../hexText.ts'
 import { runTx, type VM } from '@ethereumjs/vm'
 import type { Block } from '@ethereumjs/block'
 import type { SignedTransaction } from '../exec/rawTransaction.ts'

@@ -1,4 +1,5 @@
-import { bigIntToHex, bytesToHex, type PrefixedHexString } from '@ethereumjs/util'
+import { bigIntToHex, type PrefixedHexString } from '@ethereumjs/util'
+import { bytesToHex } from '../hexText.ts'
 import type { BatchRecord } from '../chain/batches.ts'
 import type { BlockRecord, TransactionRecord } from '../chain/records.ts'
 import type { SignedTransaction } from '../exec/rawTransaction.ts'

@@ -3,7 +3,6 @@ import { RLP } from '@ethereumjs/rlp'
 import { createFeeMarket1559Tx } from '@ethereumjs/tx'
 import {
   bytesToBigInt,
-  bytesToHex,
   concatBytes,
   createAddressFromString,
   ecrecover,
@@ -11,6 +10,7 @@ import {
   setLengthLeft,
   type PrefixedHexString,
 } from '@ethereumjs/util'
+import { bytesToHex } from '../hexText.ts'
 import type { SignedTransaction } from '../exec/rawTransaction.ts'
 import { InvalidParamsError, TransactionRejectedError } from '../rpc/errors.ts'
 import { bytecodeHash, InvalidBytecodeError } from './bytecodeHash.ts'

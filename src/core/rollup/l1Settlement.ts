@@ -1,4 +1,5 @@
-import { bytesToHex, utf8ToBytes, type PrefixedHexString } from '@ethereumjs/util'
+import { utf8ToBytes, type PrefixedHexString } from '@ethereumjs/util'
+import { bytesToHex } from '../hexText.ts'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 
 /**

@@ -1,4 +1,5 @@
-import { bytesToHex, concatBytes, type PrefixedHexString } from '@ethereumjs/util'
+import { concatBytes, type PrefixedHexString } from '@ethereumjs/util'
+import { bytesToHex } from '../hexText.ts'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import type { BatchL2ToL1Log } from './l2ToL1Logs.ts'
 import { l2ToL1LogLeaf } from './l2ToL1Logs.ts'

@@ -1,4 +1,5 @@
-import { setLengthLeft, hexToBytes, bytesToHex, type PrefixedHexString } from '@ethereumjs/util'
+import { setLengthLeft, hexToBytes, type PrefixedHexString } from '@ethereumjs/util'
+import { bytesToHex } from '../hexText.ts'
 import type { Chain } from '../chain/chain.ts'
 import { batchL2ToL1Logs } from './l2ToL1Logs.ts'
 import { l2ToL1LogProof, type L2ToL1LogProof } from './logProof.ts'

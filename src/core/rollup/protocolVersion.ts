@@ -1,4 +1,4 @@
-import { bytesToHex } from '@ethereumjs/util'
+import { bytesToHex } from '../hexText.ts'
 
 /** The protocol version this chain speaks (anvil-zksync's default, Version28). */
 export const PROTOCOL_VERSION = 28

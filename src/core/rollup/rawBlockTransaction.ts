@@ -1,5 +1,6 @@
 import { TransactionType } from '@ethereumjs/tx'
-import { bigIntToHex, bigIntToBytes, bytesToHex, concatBytes, setLengthLeft } from '@ethereumjs/util'
+import { bigIntToHex, bigIntToBytes, concatBytes, setLengthLeft } from '@ethereumjs/util'
+import { bytesToHex } from '../hexText.ts'
 import { maxFeePerGas, maxPriorityFeePerGas } from '../chain/admission.ts'
 import type { TransactionRecord } from '../chain/records.ts'
 import { transactionBytes, transactionType } from '../exec/rawTransaction.ts'

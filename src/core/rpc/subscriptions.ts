@@ -1,4 +1,5 @@
-import { bytesToHex, type PrefixedHexString } from '@ethereumjs/util'
+import { type PrefixedHexString } from '@ethereumjs/util'
+import { bytesToHex } from '../hexText.ts'
 import { LogMatcher } from '../chain/logQuery.ts'
 import type { Node } from '../node.ts'
 import { InvalidParamsError } from './errors.ts'

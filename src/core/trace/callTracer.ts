@@ -1,4 +1,5 @@
-import { bigIntToHex, bytesToHex, type PrefixedHexString } from '@ethereumjs/util'
+import { bigIntToHex, type PrefixedHexString } from '@ethereumjs/util'
+import { bytesToHex } from '../hexText.ts'
 import type { RunTxResult, VM } from '@ethereumjs/vm'
 import { isCreate, type CallFrame, type CallKind, type FrameLog } from './callFrame.ts'
 import { recordCalls, type CallRecorderOptions } from './callRecorder.ts'

@@ -1,5 +1,6 @@
 import type { EVMResult, Message } from '@ethereumjs/evm'
-import { bigIntToHex, bytesToHex, createAddressFromString, equalsBytes, hexToBytes, setLengthLeft, type PrefixedHexString } from '@ethereumjs/util'
+import { bigIntToHex, createAddressFromString, equalsBytes, hexToBytes, setLengthLeft, type PrefixedHexString } from '@ethereumjs/util'
+import { bytesToHex } from '../hexText.ts'
 import type { RunTxResult, VM } from '@ethereumjs/vm'
 import { InternalError } from '../rpc/errors.ts'
 import type { TracedRun, Tracer, TraceTarget } from './tracer.ts'

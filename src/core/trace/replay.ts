@@ -1,6 +1,7 @@
 import { createBlock, type Block } from '@ethereumjs/block'
 import { isAccessList2930Tx, isEOACode7702Tx, isFeeMarket1559Tx, type TypedTransaction } from '@ethereumjs/tx'
-import { bytesToHex, eoaCode7702RecoverAuthority, type PrefixedHexString } from '@ethereumjs/util'
+import { eoaCode7702RecoverAuthority, type PrefixedHexString } from '@ethereumjs/util'
+import { bytesToHex } from '../hexText.ts'
 import { runTx, type RunTxResult } from '@ethereumjs/vm'
 import { stateRootOf, type BlockRecord, type TransactionRecord } from '../chain/records.ts'
 import { applyStateOverrides, isPriced, replacesStorage, runCall, type CallRequest, type StateOverrides } from '../exec/call.ts'

@@ -1,5 +1,6 @@
 import type { EVMResult, InterpreterStep, Message } from '@ethereumjs/evm'
-import { bigIntToHex, bytesToHex, bytesToUnprefixedHex, setLengthLeft, bigIntToBytes, type PrefixedHexString } from '@ethereumjs/util'
+import { bigIntToHex, bytesToUnprefixedHex, setLengthLeft, bigIntToBytes, type PrefixedHexString } from '@ethereumjs/util'
+import { bytesToHex } from '../hexText.ts'
 import type { RunTxResult, VM } from '@ethereumjs/vm'
 import { gethExecutionError } from '../exec/call.ts'
 import { LimitExceededError } from '../rpc/errors.ts'

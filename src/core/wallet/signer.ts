@@ -1,4 +1,5 @@
-import { bytesToHex, concatBytes, hashPersonalMessage, type PrefixedHexString } from '@ethereumjs/util'
+import { concatBytes, hashPersonalMessage, type PrefixedHexString } from '@ethereumjs/util'
+import { bytesToHex } from '../hexText.ts'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
 import type { DevAccount } from '../chain/devAccounts.ts'
 import type { Node } from '../node.ts'

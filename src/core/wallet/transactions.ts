@@ -1,5 +1,6 @@
 import { createTx, type TypedTransaction, type TypedTxData } from '@ethereumjs/tx'
-import { bigIntToHex, bytesToBigInt, bytesToHex, concatBytes, createAddressFromString, hexToBytes, type PrefixedHexString } from '@ethereumjs/util'
+import { bigIntToHex, bytesToBigInt, concatBytes, createAddressFromString, hexToBytes, type PrefixedHexString } from '@ethereumjs/util'
+import { bytesToHex } from '../hexText.ts'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { engineMessage } from '../exec/engineMessage.ts'
 import type { SignedTransaction } from '../exec/rawTransaction.ts'

@@ -1,4 +1,5 @@
-import { bigIntToHex, bytesToHex, KECCAK256_RLP_ARRAY_S } from '@ethereumjs/util'
+import { bigIntToHex, KECCAK256_RLP_ARRAY_S } from '@ethereumjs/util'
+import { bytesToHex } from '../../hexText.ts'
 import type { BlockRecord } from '../../chain/records.ts'
 import { formatMinedTransaction } from './transaction.ts'
 
@@ -13,7 +14,7 @@ export function formatBlock(block: BlockRecord, fullTransactions: boolean): Reco
     hash: block.hash,
     parentHash: bytesToHex(header.parentHash),
     sha3Uncles: KECCAK256_RLP_ARRAY_S,
-    miner: header.coinbase.toString(),
+    miner: bytesToHex(header.coinbase.bytes),
     stateRoot: bytesToHex(header.stateRoot),
     transactionsRoot: bytesToHex(header.transactionsTrie),
     receiptsRoot: bytesToHex(header.receiptTrie),

@@ -1,4 +1,5 @@
-import { bigIntToHex, bytesToHex } from '@ethereumjs/util'
+import { bigIntToHex } from '@ethereumjs/util'
+import { bytesToHex } from '../../hexText.ts'
 import type { BlockRecord, TransactionRecord } from '../../chain/records.ts'
 import { transactionType } from '../../exec/rawTransaction.ts'
 import { l2ToL1LogsBefore, l2ToL1LogsOf } from '../../rollup/l2ToL1Logs.ts'
@@ -20,7 +21,7 @@ export function formatReceipt(record: TransactionRecord, block: BlockRecord): Re
     l1BatchTxIndex: batch.l1BatchTxIndex,
     l1BatchNumber: batch.l1BatchNumber,
     from: record.from,
-    to: tx.to?.toString() ?? null,
+    to: tx.to ? bytesToHex(tx.to.bytes) : null,
     cumulativeGasUsed: bigIntToHex(receipt.cumulativeGasUsed),
     gasUsed: bigIntToHex(receipt.gasUsed),
     contractAddress: receipt.contractAddress,

@@ -1,5 +1,6 @@
 import { Capability, isEOACode7702Tx, TransactionType } from '@ethereumjs/tx'
-import { bigIntToHex, bytesToBigInt, bytesToHex, type EOACode7702AuthorizationListBytesItem } from '@ethereumjs/util'
+import { bigIntToHex, bytesToBigInt, type EOACode7702AuthorizationListBytesItem } from '@ethereumjs/util'
+import { bytesToHex } from '../../hexText.ts'
 import { maxFeePerGas, maxPriorityFeePerGas } from '../../chain/admission.ts'
 import { effectiveGasPrice } from '../../chain/blockRecord.ts'
 import type { BlockRecord, TransactionRecord } from '../../chain/records.ts'
@@ -43,7 +44,7 @@ export function formatTransaction(signed: SignedTransaction, placement: Transact
     blockNumber: block ? bigIntToHex(block.number) : null,
     transactionIndex: placement ? bigIntToHex(BigInt(placement.index)) : null,
     from,
-    to: tx.to?.toString() ?? null,
+    to: tx.to ? bytesToHex(tx.to.bytes) : null,
     value: bigIntToHex(tx.value),
     gasPrice: bigIntToHex(gasPrice),
     gas: bigIntToHex(tx.gasLimit),

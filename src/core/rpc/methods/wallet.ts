@@ -1,4 +1,5 @@
-import { bigIntToHex, bytesToHex, hexToBytes, utf8ToBytes, type PrefixedHexString } from '@ethereumjs/util'
+import { bigIntToHex, hexToBytes, utf8ToBytes, type PrefixedHexString } from '@ethereumjs/util'
+import { bytesToHex } from '../../hexText.ts'
 import { transactionBytes } from '../../exec/rawTransaction.ts'
 import type { Node } from '../../node.ts'
 import { devAccount, signDigest, signMessage } from '../../wallet/signer.ts'

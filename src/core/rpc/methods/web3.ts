@@ -1,4 +1,4 @@
-import { bytesToHex } from '@ethereumjs/util'
+import { bytesToHex } from '../../hexText.ts'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { VERSION } from '../../version.ts'
 import { constant, method, type MethodTable } from '../method.ts'

@@ -1,6 +1,7 @@
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import { getMerkleStateProof } from '@ethereumjs/statemanager'
-import { bigIntToHex, bytesToHex, createAddressFromString, hexToBytes, setLengthLeft } from '@ethereumjs/util'
+import { bigIntToHex, createAddressFromString, hexToBytes, setLengthLeft } from '@ethereumjs/util'
+import { bytesToHex } from '../../hexText.ts'
 import type { Node } from '../../node.ts'
 import { decodeRawTransaction } from '../../exec/rawTransaction.ts'
 import { batchDetails, blockDetails, transactionDetails } from '../../rollup/details.ts'

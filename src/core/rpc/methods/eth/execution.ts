@@ -1,4 +1,5 @@
-import { bigIntToHex, bytesToHex } from '@ethereumjs/util'
+import { bigIntToHex } from '@ethereumjs/util'
+import { bytesToHex } from '../../../hexText.ts'
 import { assertSuccess, applyStateOverrides, replacesStorage, runCall, type CallRequest, type StateOverrides } from '../../../exec/call.ts'
 import type { BlockRef } from '../../../chain/chain.ts'
 import { estimateGas } from '../../../exec/estimateGas.ts'

@@ -1,6 +1,7 @@
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import { getMerkleStateProof } from '@ethereumjs/statemanager'
-import { bigIntToHex, bytesToHex, createAddressFromString, setLengthLeft } from '@ethereumjs/util'
+import { bigIntToHex, createAddressFromString, setLengthLeft } from '@ethereumjs/util'
+import { bytesToHex } from '../../../hexText.ts'
 import { method, type MethodTable } from '../../method.ts'
 import { address, blockOrLatest, blockRef, custom, ParamError, parseData } from '../../params.ts'
 
