@@ -3,6 +3,9 @@ import { MerkleStateManager } from '@ethereumjs/statemanager'
 import { bytesToUnprefixedHex, equalsBytes, type Account, type Address } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 
+/** Reads a trie remembers at most; past it, it starts again (~200 bytes each). */
+const MEMO_LIMIT = 50_000
+
 /**
  * A trie that remembers what it read under its current root. What a trie holds under a root
  * never changes, so a read is kept until the root moves (a write, `root(…)`, a revert to another
@@ -14,7 +17,8 @@ export class ReadMemoTrie extends MerklePatriciaTrie {
 
   override async get(key: Uint8Array, throwIfMissing = false): Promise<Uint8Array | null> {
     const root = this.root()
-    if (root !== this.memoRoot) {
+    // A chain that stays at one head while something reads every account would grow it forever.
+    if (root !== this.memoRoot || this.memo.size >= MEMO_LIMIT) {
       this.memo.clear()
       this.memoRoot = root
     }
