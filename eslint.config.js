@@ -36,7 +36,6 @@ export default defineConfig(
   },
   {
     files: ['src/**/*.ts'],
-    ignores: ['src/core/hexText.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
