@@ -20,12 +20,7 @@ const codes: number[] = []
 
 function small(bytes: Uint8Array): string {
   codes.length = 2 + bytes.length * 2
-  codes[0] = ZERO
-  codes[1] = X
-  for (let i = 0, at = 2; i < bytes.length; i++, at += 2) {
-    codes[at] = DIGITS[bytes[i] >> 4]
-    codes[at + 1] = DIGITS[bytes[i] & 15]
-  }
+  spell(codes, bytes)
   return String.fromCharCode.apply(null, codes)
 }
 
@@ -34,11 +29,16 @@ const ascii = new TextDecoder()
 /** Longer (code, calldata): ASCII codes decoded at once, no argument list as long as the bytes. */
 function large(bytes: Uint8Array): string {
   const text = new Uint8Array(2 + bytes.length * 2)
-  text[0] = ZERO
-  text[1] = X
-  for (let i = 0, at = 2; i < bytes.length; i++, at += 2) {
-    text[at] = DIGITS[bytes[i] >> 4]
-    text[at + 1] = DIGITS[bytes[i] & 15]
-  }
+  spell(text, bytes)
   return ascii.decode(text)
+}
+
+/** Writes the character codes of `0x` and the digits of `bytes` into `into`. */
+function spell(into: number[] | Uint8Array, bytes: Uint8Array): void {
+  into[0] = ZERO
+  into[1] = X
+  for (let i = 0, at = 2; i < bytes.length; i++, at += 2) {
+    into[at] = DIGITS[bytes[i] >> 4]
+    into[at + 1] = DIGITS[bytes[i] & 15]
+  }
 }

@@ -124,9 +124,10 @@ async function newVm(
   const options = { db, useKeyHashing: true, common, valueEncoding: 'view', root } as const
   // The miner's caches outlive its blocks (a block is committed, never reverted); a sandbox's
   // reads would not outlive its runs without SandboxStateManager's tries.
-  const trie = role === 'miner' ? new MerklePatriciaTrie(options) : new ReadMemoTrie(options)
-  const caches = new Caches()
-  const stateManager = role === 'miner' ? new MerkleStateManager({ common, trie, caches }) : new SandboxStateManager({ common, trie, caches })
+  const stateManager =
+    role === 'miner'
+      ? new MerkleStateManager({ common, trie: new MerklePatriciaTrie(options), caches: new Caches() })
+      : new SandboxStateManager({ common, trie: new ReadMemoTrie(options), caches: new Caches() })
   return createVM({ common, stateManager, blockchain })
 }
 
