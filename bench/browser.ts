@@ -244,13 +244,9 @@ function bundleSizes(collect: Collector) {
   const workerFile = readdirSync(assets).find((file) => file.startsWith('nodeWorker-'))!
   const workerText = readFileSync(join(assets, workerFile), 'utf8')
   const chunks = readdirSync(assets).filter((file) => file !== workerFile && workerText.includes(`./${file}`))
-  // The k256 chunk is imported only under Node.js (src/core/exec/fastCrypto.ts): browsers never fetch it.
-  const nodeOnly = chunks.filter((file) => describeChunk(file) === 'secp256k1')
-  const lazy = chunks.filter((file) => !nodeOnly.includes(file))
   const sum = (files: string[]) => files.reduce((total, file) => total + gz(join(assets, file)), 0)
   collect('bundle', 'worker, gzip (startup chunk)', gz(join(assets, workerFile)), 'KB', 1)
-  collect('bundle', `worker, gzip, lazy chunks loaded after start (${lazy.map(describeChunk).join(', ') || 'none'})`, sum(lazy), 'KB', 1)
-  collect('bundle', `worker, gzip, chunk for Node.js only, never fetched by browsers (${nodeOnly.map(describeChunk).join(', ') || 'none'})`, sum(nodeOnly), 'KB', 1)
+  collect('bundle', `worker, gzip, lazy chunks loaded after start (${chunks.map(describeChunk).join(', ') || 'none'})`, sum(chunks), 'KB', 1)
   collect('bundle', 'page client, gzip', [...pageFiles].reduce((sum, file) => sum + gz(join(OUT, file)), 0), 'KB', 1)
   collect('bundle', 'service worker, gzip', gz(join(OUT, 'pagenode-sw.js')), 'KB', 1)
   collect('bundle', 'worker, minified (startup chunk)', statSync(join(assets, workerFile)).size / 1024, 'KB', 1)

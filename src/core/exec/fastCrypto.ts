@@ -7,11 +7,14 @@
  * CSP forbids WebAssembly), the pure-JS functions ethereumjs uses by default answer instead. The
  * results never differ, only the speed:
  * - keccak256: hash-wasm's Keccak-256, 5–15× faster than noble on small inputs (5 KB gzip).
- * - ecrecover: k256 (RustCrypto) in WebAssembly, in Node.js only (the CLI): 0.4 ms a recovery
- *   against noble's 1.8 ms on Node 20. In Chromium 156 noble is as fast as k256 (0.8 ms each,
- *   bench), so browsers never fetch its chunk (~65 KB gzip). k256 refuses what a transaction may
- *   not carry but the 0x01 precompile must accept (a high s, an x beyond the group order):
- *   whatever it refuses, noble recovers, so the precompile and every error are ethereumjs' own.
+ * - ecrecover: libsecp256k1 (Bitcoin Core's C library) in WebAssembly, from @bitauth/libauth:
+ *   ~0.2 ms a recovery in Chromium 156 and in Node 20, against noble's ~0.8 ms in Chromium and
+ *   ~1.8 ms in Node, and RustCrypto's k256 in WebAssembly at ~0.7 ms in both (measured on this
+ *   project's 2-core VM; bench/README.md). Its chunk (~120 KB gzip, the module inlined as base64)
+ *   loads after start. libsecp256k1 refuses what a transaction may not carry but the 0x01
+ *   precompile must see answered as ethereumjs answers it (r or s out of range, no point for r):
+ *   whatever it refuses, noble recovers or throws, so the precompile and every error are
+ *   ethereumjs' own.
  */
 import { calculateSigRecovery, concatBytes, ecrecover as jsEcrecover, hexToBytes, setLengthLeft } from '@ethereumjs/util'
 import { bytesToHex } from '../hexText.ts'
@@ -81,7 +84,7 @@ function recover(msgHash: Uint8Array, v: bigint, r: Uint8Array, s: Uint8Array, c
       try {
         return wasmRecover(msgHash, concatBytes(setLengthLeft(r, 32), setLengthLeft(s, 32)), Number(recovery))
       } catch {
-        // Refused (a high s, r or s out of range, no point for r): noble decides, and throws alike.
+        // Refused (r or s out of range, no point for r): noble decides, and throws alike.
       }
     }
   }
@@ -115,34 +118,16 @@ async function loadKeccak(): Promise<void> {
   }
 }
 
-/** Node.js (the CLI, tests, benchmarks), where V8's BigInt makes noble slow; not a page or a worker. */
-const inNode = typeof globalThis.process?.versions?.node === 'string' && typeof (globalThis as { window?: unknown }).window === 'undefined'
-
 async function loadRecover(): Promise<void> {
-  if (!inNode) return
   try {
-    const k256 = await import('@hazae41/secp256k1.wasm')
-    await k256.initBundled()
-    const { Memory, Secp256k1SignatureAndRecovery, Secp256k1VerifyingKey } = k256
+    // The module itself, not the package root: the root instantiates every libauth hash at import.
+    const { instantiateSecp256k1 } = await import('@bitauth/libauth/build/lib/crypto/secp256k1.js')
+    const secp256k1 = await instantiateSecp256k1()
     const recover: Recover = (hash, signature, recovery) => {
-      // wasm-bindgen objects hold WebAssembly memory until disposed.
-      const hashMemory = new Memory(hash)
-      const signatureMemory = new Memory(signature)
-      let parsed: InstanceType<typeof Secp256k1SignatureAndRecovery> | undefined
-      let key: InstanceType<typeof Secp256k1VerifyingKey> | undefined
-      let encoded: InstanceType<typeof Memory> | undefined
-      try {
-        parsed = new Secp256k1SignatureAndRecovery(signatureMemory, recovery)
-        key = Secp256k1VerifyingKey.recover_from_prehash(hashMemory, parsed)
-        encoded = key.to_sec1_uncompressed_bytes()
-        return encoded.bytes.slice(1)
-      } finally {
-        encoded?.[Symbol.dispose]()
-        key?.[Symbol.dispose]()
-        parsed?.[Symbol.dispose]()
-        signatureMemory[Symbol.dispose]()
-        hashMemory[Symbol.dispose]()
-      }
+      const key = secp256k1.recoverPublicKeyUncompressed(signature, recovery as 0 | 1, hash)
+      // A string is libauth's refusal (unparsable signature, no key): noble decides.
+      if (typeof key === 'string') throw new Error(key)
+      return key.slice(1)
     }
     const { hash, signature, recovery, publicKey } = RECOVERY_SELF_TEST
     if (!sameBytes(recover(hash, signature, recovery), publicKey.subarray(1))) return
