@@ -12,7 +12,8 @@
  *   workloads: one (1,000 transfers one by one), flight (50 in flight), erc20 (300 one by one),
  *              erc20-flight (the same, 50 in flight), mine (2,000 into one block), call (eth_call balanceOf),
  *              warm (a warm start: a chain of PROFILE_WARM_BLOCKS ERC-20 blocks, default 10,000, loaded
- *              by a new node worker, profiled from its first line to its first answer)
+ *              by a new node worker, profiled from its first line to its first answer),
+ *              logs (eth_getLogs by address over such a chain, one log per block)
  *   PROFILE_NOBUILD=1   reuse the last profile build
  *   PROFILE_OUT=dir     where the .cpuprofile files go (default: a temp folder)
  */
@@ -146,6 +147,7 @@ async function main() {
     await call('stop')
 
     if (workload === 'warm') return await profileWarmStart(context, page, call, deployment)
+    if (workload === 'logs') return await profileLogs(context, page, call, deployment)
 
     const name = `profile-${workload}`
     await call('deleteDb', name)
@@ -187,8 +189,8 @@ async function main() {
   }
 }
 
-/** Builds (once per profile build) a chain of ERC-20 blocks, then profiles a new worker loading it. */
-async function profileWarmStart(context: BrowserContext, page: Page, call: Call, deployment: { raw: string; address: string }) {
+/** A started node on a new chain of PROFILE_WARM_BLOCKS blocks: the token's deployment, then one transfer (one log) each. */
+async function buildErc20Chain(call: Call, deployment: { raw: string; address: string }): Promise<{ name: string; blocks: number }> {
   const blocks = Number(process.env.PROFILE_WARM_BLOCKS ?? 10_000)
   const name = `profile-warm-${blocks}`
   console.log(`building a chain of ${blocks} ERC-20 blocks…`)
@@ -196,6 +198,37 @@ async function profileWarmStart(context: BrowserContext, page: Page, call: Call,
   await call('start', { name, serviceWorker: false })
   await call('request', 'eth_sendRawTransaction', [deployment.raw])
   await call('sendInFlight', tokenTransfers(blocks, deployment.address), 50)
+  return { name, blocks }
+}
+
+/** eth_getLogs by address over the whole chain (as the bench asks it): unprofiled p50, then 5 calls profiled, page and worker. */
+async function profileLogs(context: BrowserContext, page: Page, call: Call, deployment: { raw: string; address: string }) {
+  const { blocks } = await buildErc20Chain(call, deployment)
+  const filter = { fromBlock: '0x2', toBlock: `0x${(blocks + 1).toString(16)}`, address: deployment.address }
+  console.log(`logs (no profiler): p50 ${p50(await call('latency', 'eth_getLogs', [filter], 20)).toFixed(2)} ms over ${blocks} blocks`)
+  if (process.env.PROFILE_OFF) return await call('stop')
+  const session = await context.newCDPSession(page)
+  const worker = await attachToWorker(session, 'nodeWorker')
+  await worker.send('Profiler.enable')
+  await worker.send('Profiler.setSamplingInterval', { interval: 100 })
+  await session.send('Profiler.enable')
+  await session.send('Profiler.setSamplingInterval', { interval: 100 })
+  await worker.send('Profiler.start')
+  await session.send('Profiler.start')
+  console.log(`logs (profiled): p50 ${p50(await call('latency', 'eth_getLogs', [filter], 5)).toFixed(2)} ms`)
+  const { profile } = await worker.send<{ profile: Profile }>('Profiler.stop')
+  const { profile: pageProfile } = (await session.send('Profiler.stop')) as unknown as { profile: Profile }
+  writeFileSync(join(out, 'logs-worker.cpuprofile'), JSON.stringify(profile))
+  writeFileSync(join(out, 'logs-page.cpuprofile'), JSON.stringify(pageProfile))
+  summarize(profile, 'node worker')
+  summarize(pageProfile, 'page')
+  console.log(`\nprofiles: ${out}`)
+  await call('stop')
+}
+
+/** Builds a chain of ERC-20 blocks, then profiles a new worker loading it. */
+async function profileWarmStart(context: BrowserContext, page: Page, call: Call, deployment: { raw: string; address: string }) {
+  const { name } = await buildErc20Chain(call, deployment)
   await call('stop')
   // Unprofiled first: starts of the warm chain and of an empty one, alternated (a noisy machine
   // shifts both), without the service worker; then one profiled warm start.

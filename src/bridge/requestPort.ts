@@ -14,8 +14,16 @@ type CallMessage = [id: number, method: string, params: unknown] | [id: number]
  * The outcome travels as JSON text (a JSON-RPC answer is JSON by definition). In Chromium, 10,000
  * log objects took ~25 ms to stringify and parse against ~40 ms of structured clone, and an
  * eth_getLogs of 5,000 logs 31 ms against 32–37 ms; a small answer costs microseconds either way.
+ *
+ * A long array answer (eth_getLogs, a block's receipts or traces) comes in parts of PART_ITEMS
+ * items, each a JSON array (`part` true), then the outcome with the last items: the page parses
+ * each part while the worker stringifies the next, on the other core, instead of starting once the
+ * whole text is made.
  */
-type ReplyMessage = [id: number, outcome: string] | [id: number]
+type ReplyMessage = [id: number, outcome: string] | [id: number] | [id: number, items: string, part: true]
+
+/** Items of a long array answer per part (10,000 logs: ~0.7 MB of JSON a part). */
+export const PART_ITEMS = 1000
 
 /** The page's end. */
 export class RequestPort {
@@ -24,12 +32,30 @@ export class RequestPort {
   private nextId = 0
   private closedWith: RpcFailure | undefined
 
+  /** The parts of long answers still coming in, by id. */
+  private readonly parts = new Map<number, unknown[][]>()
+
   constructor(private readonly port: MessagePort) {
     port.onmessage = (event: MessageEvent<ReplyMessage>) => {
-      const [id, outcome] = event.data
+      const [id, text, part] = event.data
+      if (part) {
+        const items = JSON.parse(text!) as unknown[]
+        const earlier = this.parts.get(id)
+        if (earlier) earlier.push(items)
+        else this.parts.set(id, [items])
+        return
+      }
       const resolve = this.pending.get(id)
       this.pending.delete(id)
-      resolve?.(outcome === undefined ? undefined : (JSON.parse(outcome) as Outcome))
+      if (text === undefined) return resolve?.(undefined)
+      const outcome = JSON.parse(text) as Outcome
+      const parts = this.parts.get(id)
+      if (parts) {
+        this.parts.delete(id)
+        // A failure after some parts (the rest would not stringify): the failure is the answer.
+        if (outcome.ok) outcome.result = parts.flat().concat(outcome.result as unknown[])
+      }
+      resolve?.(outcome)
     }
   }
 
@@ -62,6 +88,7 @@ export class RequestPort {
     this.closedWith = error
     for (const resolve of this.pending.values()) resolve({ ok: false, error })
     this.pending.clear()
+    this.parts.clear()
     this.port.close()
   }
 }
@@ -72,15 +99,24 @@ export function serveRequests(port: MessagePort, handle: (method: string, params
     if (event.data.length === 1) return port.postMessage(event.data satisfies ReplyMessage)
     const [id, method, params] = event.data
     const reply = (outcome: Outcome) => {
-      let text: string
       try {
-        text = JSON.stringify(outcome)
+        port.postMessage([id, JSON.stringify(sendParts(port, id, outcome))] satisfies ReplyMessage)
       } catch (error) {
         const message = `the answer is not JSON (${(error as Error).message})`
-        text = JSON.stringify({ ok: false, error: { code: ErrorCode.internal, message } } satisfies Outcome)
+        port.postMessage([id, JSON.stringify({ ok: false, error: { code: ErrorCode.internal, message } } satisfies Outcome)] satisfies ReplyMessage)
       }
-      port.postMessage([id, text] satisfies ReplyMessage)
     }
     handle(method, params).then(reply, (error: unknown) => reply({ ok: false, error: { code: ErrorCode.internal, message: String(error) } }))
   }
+}
+
+/** Sends all but the last PART_ITEMS items of a long array answer as parts; what is left to send. */
+function sendParts(port: MessagePort, id: number, outcome: Outcome): Outcome {
+  if (!outcome.ok || !Array.isArray(outcome.result) || outcome.result.length <= PART_ITEMS) return outcome
+  const items: unknown[] = outcome.result
+  const last = Math.ceil(items.length / PART_ITEMS) * PART_ITEMS - PART_ITEMS
+  for (let start = 0; start < last; start += PART_ITEMS) {
+    port.postMessage([id, JSON.stringify(items.slice(start, start + PART_ITEMS)), true] satisfies ReplyMessage)
+  }
+  return { ok: true, result: items.slice(last) }
 }
