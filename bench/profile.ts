@@ -154,6 +154,8 @@ async function main() {
     await call('start', { name, serviceWorker: false, mining: workload === 'mine' ? { mode: 'manual' } : undefined })
     if (workload.startsWith('erc20') || workload === 'call') await call('request', 'eth_sendRawTransaction', [deployment.raw])
     const balanceOf = { to: deployment.address, data: token.encodeFunctionData('balanceOf', [FROM]) }
+    // As in the bench: eth_call on the chain the 300 ERC-20 transfers built (a token with 300 holders).
+    if (workload === 'call') await call('sendOneByOne', erc20)
     if (workload === 'call') await call('latency', 'eth_call', [balanceOf, 'latest'], 200)
 
     if (process.env.PROFILE_OFF) {

@@ -8,6 +8,7 @@ import { createVM, type VM } from '@ethereumjs/vm'
 import { recordPreimages } from './preimages.ts'
 import { ReadMemoTrie, SandboxStateManager } from './sandboxState.ts'
 import { ScratchNodeStore, type TrieNodeStore } from './trieNodeStore.ts'
+import { keepCodeAnalyses } from './codeAnalysis.ts'
 
 /** Hash of a canonical block by number, for the BLOCKHASH opcode. */
 export type BlockHashLookup = (number: bigint) => Uint8Array | undefined
@@ -37,6 +38,7 @@ export class StateMachine {
 
   static async create(common: Common, nodes: TrieNodeStore, blockHash: BlockHashLookup): Promise<StateMachine> {
     const blockchain = blockHashAdapter(blockHash)
+    await keepCodeAnalyses()
     const vm = await newVm(common, nodes, undefined, blockchain, 'miner')
     // Only the miner's VM writes state that is kept: its keys are the ones a dump must name.
     const preimages = recordPreimages(vm.stateManager as MerkleStateManager, nodes)
