@@ -21,10 +21,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { chromium, type BrowserContext, type CDPSession, type Page } from 'playwright'
+import { chromium, type BrowserContext, type Page } from 'playwright'
 import { build, preview } from 'vite'
 import { chromiumArgs, chromiumPath } from '../scripts/chromium.ts'
 import type { BenchApi } from './browser/main.ts'
+import { attachToWorker } from './workerDebugger.ts'
 import { FROM } from './floors.ts'
 import { median, p50 } from './report.ts'
 import { token, tokenDeployment, tokenTransfers, transfers } from './transactions.ts'
@@ -48,49 +49,6 @@ interface Profile {
   endTime: number
   samples: number[]
   timeDeltas: number[]
-}
-
-/** Sends CDP commands to one worker through the page session (non-flattened auto-attach). */
-class WorkerDebugger {
-  private nextId = 1
-  private readonly waiting = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>()
-
-  constructor(
-    private readonly session: CDPSession,
-    private readonly sessionId: string,
-  ) {
-    session.on('Target.receivedMessageFromTarget', (event) => {
-      if (event.sessionId !== this.sessionId) return
-      const message = JSON.parse(event.message) as { id?: number; result?: unknown; error?: { message: string } }
-      const waiter = message.id === undefined ? undefined : this.waiting.get(message.id)
-      if (!waiter) return
-      this.waiting.delete(message.id!)
-      if (message.error) waiter.reject(new Error(message.error.message))
-      else waiter.resolve(message.result)
-    })
-  }
-
-  send<T = unknown>(method: string, params: object = {}): Promise<T> {
-    const id = this.nextId++
-    const promise = new Promise<T>((resolve, reject) => this.waiting.set(id, { resolve: resolve as (v: unknown) => void, reject }))
-    void this.session.send('Target.sendMessageToTarget', { sessionId: this.sessionId, message: JSON.stringify({ id, method, params }) })
-    return promise
-  }
-}
-
-/**
- * The debugger of the first worker whose URL contains `urlPart`. `fromStart`: a worker not created
- * yet, held at its first line until `run()` (Runtime.runIfWaitingForDebugger) lets it go.
- */
-async function attachToWorker(session: CDPSession, urlPart: string, fromStart = false): Promise<WorkerDebugger> {
-  const attached = new Promise<string>((resolve) => {
-    session.on('Target.attachedToTarget', (event) => {
-      if (event.targetInfo.type === 'worker' && event.targetInfo.url.includes(urlPart)) resolve(event.sessionId)
-      else if (event.waitingForDebugger) void session.send('Target.sendMessageToTarget', { sessionId: event.sessionId, message: JSON.stringify({ id: 0, method: 'Runtime.runIfWaitingForDebugger' }) })
-    })
-  })
-  await session.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: fromStart, flatten: false })
-  return new WorkerDebugger(session, await attached)
 }
 
 /** Self time (ms) per function and per package, idle and GC included. */

@@ -165,16 +165,6 @@ const api = {
 
   /** Bytes of keys and values a chain's IndexedDB database holds, per object store. */
   dbBytes: storeSizes,
-  /** JS heap bytes of the dedicated worker whose script URL contains `script` (the page is cross-origin isolated). */
-  async workerHeap(script: string): Promise<number | undefined> {
-    type Measurement = { breakdown: { bytes: number; types: string[]; attribution: { url: string }[] }[] }
-    const measure = (performance as Performance & { measureUserAgentSpecificMemory?: () => Promise<Measurement> }).measureUserAgentSpecificMemory
-    if (!measure) return undefined
-    const { breakdown } = await measure.call(performance)
-    return breakdown
-      .filter((entry) => entry.types.includes('JavaScript') && entry.attribution.some((a) => a.url.includes(script)))
-      .reduce((sum, entry) => sum + entry.bytes, 0)
-  },
   deleteDb: (name: string) =>
     new Promise<void>((resolve, reject) => {
       const request = indexedDB.deleteDatabase(name)
