@@ -1,7 +1,7 @@
 import type { BlockHeader } from '@ethereumjs/block'
 import { type PrefixedHexString } from '@ethereumjs/util'
 import { bytesToHex } from '../hexText.ts'
-import { keccak_256 } from '@noble/hashes/sha3.js'
+import { keccak256 } from '../exec/fastCrypto.ts'
 import { logsBloomOfHeader, logsOfBlockRecord, summarizeBlockRecord, timestampOfHeader, transactionHashesOfRecord } from '../store/blockCodec.ts'
 import type { BlockRecord, LogRecord, TransactionRecord } from './records.ts'
 
@@ -63,7 +63,7 @@ export class StoredBlock implements BlockRecord {
   }
 
   get hash(): PrefixedHexString {
-    return (this.#hash ??= bytesToHex(this.#hashBytes ?? keccak_256(this.#headerBytes)))
+    return (this.#hash ??= bytesToHex(this.#hashBytes ?? keccak256(this.#headerBytes)))
   }
 
   get transactionHashes(): PrefixedHexString[] {

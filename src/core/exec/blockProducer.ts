@@ -4,7 +4,7 @@ import { RLP } from '@ethereumjs/rlp'
 import { KECCAK256_RLP, type Address } from '@ethereumjs/util'
 import { Bloom, encodeReceipt, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
 import { sha256 } from '@noble/hashes/sha2.js'
-import { keccak_256 } from '@noble/hashes/sha3.js'
+import { keccak256 } from './fastCrypto.ts'
 import { orderedTrieRoot } from './orderedTrie.ts'
 import { transactionBytes, transactionType, type SignedTransaction } from './rawTransaction.ts'
 import { runFromAnySender } from './senderCode.ts'
@@ -73,7 +73,7 @@ function contextFields(template: BlockTemplate): HeaderData {
     baseFeePerGas: template.baseFeePerGas,
     coinbase: template.coinbase,
     // A deterministic, ever-changing PREVRANDAO: the hash of the parent's.
-    mixHash: keccak_256(parent.mixHash),
+    mixHash: keccak256(parent.mixHash),
     excessBlobGas: 0n,
     blobGasUsed: 0n,
     parentBeaconBlockRoot: ZERO_32,

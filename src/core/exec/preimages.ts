@@ -1,7 +1,7 @@
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import { type Address, type PrefixedHexString } from '@ethereumjs/util'
 import { bytesToHex } from '../hexText.ts'
-import { keccak_256 } from '@noble/hashes/sha3.js'
+import { keccak256 } from './fastCrypto.ts'
 import type { TrieNodeStore } from './trieNodeStore.ts'
 
 /**
@@ -33,7 +33,7 @@ export function recordPreimages(stateManager: MerkleStateManager, nodes: TrieNod
     const hex = bytesToHex(key)
     if (seen.has(hex)) return
     seen.add(hex)
-    void nodes.put(preimageKey(bytesToHex(keccak_256(key))), key.slice())
+    void nodes.put(preimageKey(bytesToHex(keccak256(key))), key.slice())
   }
   const putAccount = stateManager.putAccount.bind(stateManager)
   stateManager.putAccount = (address: Address, account) => {

@@ -1,4 +1,4 @@
-import { keccak_256 } from '@noble/hashes/sha3.js'
+import { keccak256 } from '../exec/fastCrypto.ts'
 import { headerBytesOf } from './blockCodec.ts'
 import { ByteReader, ByteWriter } from './byteStream.ts'
 import { deflate, inflate } from './deflate.ts'
@@ -90,7 +90,7 @@ export function decodeSegment(segment: Uint8Array): DecodedSegment {
 
 /** The hash of a block from its record: the keccak of its header. */
 export function blockHashOfRecord(record: Uint8Array): Uint8Array {
-  return keccak_256(headerBytesOf(record))
+  return keccak256(headerBytesOf(record))
 }
 
 /** The key of a merge's node segment: "n" and the first merged `nodeBatches` key (never reused), zero-padded so keys sort as merged. */
