@@ -124,29 +124,33 @@ async function main() {
       for (const [k, [ms, n]] of Object.entries(probes ?? {})) console.log(`${(ms / n).toFixed(3).padStart(8)} ms × ${String(n).padStart(5)} = ${ms.toFixed(0).padStart(6)} ms  ${k}`)
       return
     }
-    const session = await context.newCDPSession(page)
-    const worker = await attachToWorker(session, 'nodeWorker')
-    await worker.send('Profiler.enable')
-    await worker.send('Profiler.setSamplingInterval', { interval: 100 })
-    await session.send('Profiler.enable')
-    await session.send('Profiler.setSamplingInterval', { interval: 100 })
-    await worker.send('Profiler.start')
-    await session.send('Profiler.start')
-    const result = await run(call, workload, raws, erc20, balanceOf)
-    const { profile } = await worker.send<{ profile: Profile }>('Profiler.stop')
-    const { profile: pageProfile } = (await session.send('Profiler.stop')) as unknown as { profile: Profile }
-    console.log(`${workload}: ${result}`)
-    writeFileSync(join(out, `${workload}-worker.cpuprofile`), JSON.stringify(profile))
-    writeFileSync(join(out, `${workload}-page.cpuprofile`), JSON.stringify(pageProfile))
-    summarize(profile, 'node worker')
-    summarize(pageProfile, 'page')
-    console.log(`\nprofiles: ${out}`)
+    await profiled(context, page, workload, async () => console.log(`${workload}: ${await run(call, workload, raws, erc20, balanceOf)}`))
     await call('stop')
   } finally {
     await context.close()
     await server.close()
     rmSync(profileDir, { recursive: true, force: true })
   }
+}
+
+/** Profiles the node worker and the page while `work` runs; writes both profiles and prints their summaries. */
+async function profiled(context: BrowserContext, page: Page, label: string, work: () => Promise<void>): Promise<void> {
+  const session = await context.newCDPSession(page)
+  const worker = await attachToWorker(session, 'nodeWorker')
+  await worker.send('Profiler.enable')
+  await worker.send('Profiler.setSamplingInterval', { interval: 100 })
+  await session.send('Profiler.enable')
+  await session.send('Profiler.setSamplingInterval', { interval: 100 })
+  await worker.send('Profiler.start')
+  await session.send('Profiler.start')
+  await work()
+  const { profile } = await worker.send<{ profile: Profile }>('Profiler.stop')
+  const { profile: pageProfile } = (await session.send('Profiler.stop')) as unknown as { profile: Profile }
+  writeFileSync(join(out, `${label}-worker.cpuprofile`), JSON.stringify(profile))
+  writeFileSync(join(out, `${label}-page.cpuprofile`), JSON.stringify(pageProfile))
+  summarize(profile, 'node worker')
+  summarize(pageProfile, 'page')
+  console.log(`\nprofiles: ${out}`)
 }
 
 /** A started node on a new chain of PROFILE_WARM_BLOCKS blocks: the token's deployment, then one transfer (one log) each. */
@@ -167,22 +171,9 @@ async function profileLogs(context: BrowserContext, page: Page, call: Call, depl
   const filter = { fromBlock: '0x2', toBlock: `0x${(blocks + 1).toString(16)}`, address: deployment.address }
   console.log(`logs (no profiler): p50 ${p50(await call('latency', 'eth_getLogs', [filter], 20)).toFixed(2)} ms over ${blocks} blocks`)
   if (process.env.PROFILE_OFF) return await call('stop')
-  const session = await context.newCDPSession(page)
-  const worker = await attachToWorker(session, 'nodeWorker')
-  await worker.send('Profiler.enable')
-  await worker.send('Profiler.setSamplingInterval', { interval: 100 })
-  await session.send('Profiler.enable')
-  await session.send('Profiler.setSamplingInterval', { interval: 100 })
-  await worker.send('Profiler.start')
-  await session.send('Profiler.start')
-  console.log(`logs (profiled): p50 ${p50(await call('latency', 'eth_getLogs', [filter], 5)).toFixed(2)} ms`)
-  const { profile } = await worker.send<{ profile: Profile }>('Profiler.stop')
-  const { profile: pageProfile } = (await session.send('Profiler.stop')) as unknown as { profile: Profile }
-  writeFileSync(join(out, 'logs-worker.cpuprofile'), JSON.stringify(profile))
-  writeFileSync(join(out, 'logs-page.cpuprofile'), JSON.stringify(pageProfile))
-  summarize(profile, 'node worker')
-  summarize(pageProfile, 'page')
-  console.log(`\nprofiles: ${out}`)
+  await profiled(context, page, 'logs', async () =>
+    console.log(`logs (profiled): p50 ${p50(await call('latency', 'eth_getLogs', [filter], 5)).toFixed(2)} ms`),
+  )
   await call('stop')
 }
 

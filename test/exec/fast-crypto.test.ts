@@ -2,25 +2,15 @@ import { paramsBlock } from '@ethereumjs/block'
 import type { Common, ParamsDict } from '@ethereumjs/common'
 import { paramsEVM } from '@ethereumjs/evm'
 import { createFeeMarket1559Tx, createTxFromRLP, paramsTx } from '@ethereumjs/tx'
-import { bytesToBigInt, ecrecover as jsEcrecover, hexToBytes } from '@ethereumjs/util'
+import { ecrecover as jsEcrecover, hexToBytes } from '@ethereumjs/util'
 import { paramsVM } from '@ethereumjs/vm'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { createChainCommon } from '../../src/core/exec/chainCommon.ts'
+import { outcome, recoveryCases } from '../support/ecrecoverCases.ts'
 import { ecrecover, fastCryptoStatus, keccak256, loadFastCrypto } from '../../src/core/exec/fastCrypto.ts'
 
-const N = secp256k1.Point.CURVE().n
-const toBytes32 = (n: bigint) => hexToBytes(`0x${n.toString(16).padStart(64, '0')}`)
-
-/** Outcome of a recovery: the key, or the error's message. */
-function outcome(recover: typeof jsEcrecover, ...args: Parameters<typeof jsEcrecover>): string {
-  try {
-    return Buffer.from(recover(...args)).toString('hex')
-  } catch (error) {
-    return `error: ${(error as Error).message}`
-  }
-}
 
 describe('WebAssembly keccak256 and ecrecover (customCrypto)', () => {
   beforeAll(() => loadFastCrypto())
@@ -39,29 +29,7 @@ describe('WebAssembly keccak256 and ecrecover (customCrypto)', () => {
   test('ecrecover matches @ethereumjs/util for valid, high-s, EIP-155 and invalid signatures', () => {
     const key = secp256k1.utils.randomSecretKey()
     for (let i = 0; i < 40; i++) {
-      const hash = keccak_256(Uint8Array.of(i, 7))
-      const signature = secp256k1.sign(hash, key, { prehash: false, format: 'recovered' })
-      const recovery = BigInt(signature[0])
-      const r = signature.subarray(1, 33)
-      const s = signature.subarray(33)
-      const highS = toBytes32(N - bytesToBigInt(s))
-      const cases: Parameters<typeof jsEcrecover>[] = [
-        [hash, recovery + 27n, r, s],
-        [hash, recovery, r, s],
-        [hash, recovery + 35n + 2n * 260n, r, s, 260n],
-        // The 0x01 precompile must accept a high s (with the other recovery bit): k256 refuses it, noble answers.
-        [hash, (recovery ^ 1n) + 27n, r, highS],
-        // Invalid: v, r = 0, s = 0, s ≥ n, r ≥ n, an r with no point.
-        [hash, 29n, r, s],
-        [hash, recovery + 27n, new Uint8Array(32), s],
-        [hash, recovery + 27n, r, new Uint8Array(32)],
-        [hash, recovery + 27n, r, toBytes32(N)],
-        [hash, recovery + 27n, toBytes32(N + 1n), s],
-        [hash, recovery + 27n, toBytes32(5n), s],
-        // Short r and s (leading zeros stripped) as RLP decoding gives them.
-        [hash, recovery + 27n, r.subarray(r.findIndex((b) => b !== 0)), s],
-      ]
-      for (const args of cases) expect(outcome(ecrecover, ...args)).toBe(outcome(jsEcrecover, ...args))
+      for (const args of recoveryCases(key, i)) expect(outcome(ecrecover, ...args)).toBe(outcome(jsEcrecover, ...args))
     }
   })
 
