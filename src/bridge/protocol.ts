@@ -1,7 +1,11 @@
 /**
  * What the page, its node worker and the other tabs' workers say to each other. Errors travel as
- * values ({ok: false, error}) rather than as Comlink throws, whose handler keeps only name and
- * message: an EIP-1193 error must arrive with its code and data (revert bytes) intact.
+ * values ({ok: false, error}) rather than as thrown exceptions: an EIP-1193 error must arrive with
+ * its code and data (revert bytes) intact, and structured clone keeps only an Error's message.
+ *
+ * Two channels between a page and its node worker, no library: control messages on the worker
+ * itself (start, stop, the worker's events: `ToWorker`/`FromWorker`), and the page's JSON-RPC
+ * calls on a MessagePort of their own (requestPort.ts), where every microsecond is latency.
  */
 import type { MiningConfig } from '../core/config.ts'
 
@@ -41,15 +45,19 @@ export type WorkerEvent =
   /** eth_accounts changed (an address impersonated or no longer): the provider's accountsChanged. */
   | { type: 'accounts'; accounts: string[] }
 
-/** The API a node worker exposes to its page over Comlink; the calls have a port of their own (requestPort.ts). */
-export interface WorkerApi {
-  /**
-   * Starts (or joins, as a follower) the chain `options.name`; `events` receives pushes and
-   * `requests` the page's calls, answered from now on (those sent meanwhile wait for the node).
-   */
-  start(options: WorkerOptions, events: (event: WorkerEvent) => void, requests: MessagePort): Promise<NodeInfo>
-  stop(): Promise<void>
-}
+/**
+ * Page → node worker. `start` starts (or joins, as a follower) the chain `options.name`; `requests`
+ * carries the page's calls, answered from then on (those sent meanwhile wait for the node).
+ */
+export type ToWorker = { type: 'start'; options: WorkerOptions; requests: MessagePort } | { type: 'stop' }
+
+/** Node worker → page: the answers to `start` and `stop`, then the worker's events. */
+export type FromWorker =
+  | { type: 'started'; info: NodeInfo }
+  /** The node could not start; `message` says why (an Error does not survive structured clone whole). */
+  | { type: 'failed'; message: string }
+  | { type: 'stopped' }
+  | { type: 'event'; event: WorkerEvent }
 
 /** Names of the Web Locks and BroadcastChannels of one chain, shared by every tab. */
 export const channelNames = (name: string) => ({

@@ -86,8 +86,18 @@ export class PagenodeProvider {
   }
 
   // The aliases libraries reach for (EventEmitter's names).
-  addListener = this.on
-  off = this.removeListener
+  // Methods, not `addListener = this.on`: a property typed `this` makes invalid declarations.
+  addListener<E extends ProviderEvent>(event: E, listener: ProviderEvents[E]): this
+  addListener(event: string, listener: Listener): this
+  addListener(event: string, listener: Listener): this {
+    return this.on(event, listener)
+  }
+
+  off<E extends ProviderEvent>(event: E, listener: ProviderEvents[E]): this
+  off(event: string, listener: Listener): this
+  off(event: string, listener: Listener): this {
+    return this.removeListener(event, listener)
+  }
 
   removeAllListeners(event?: string): this {
     if (event === undefined) this.listeners.clear()

@@ -1,11 +1,11 @@
-import { proxy, transfer, wrap, type Remote } from 'comlink'
 import type { MiningConfig } from '../core/config.ts'
-import type { Durability, NodeInfo, Role, WorkerApi, WorkerEvent } from '../bridge/protocol.ts'
+import type { Durability, FromWorker, NodeInfo, Role, ToWorker, WorkerEvent } from '../bridge/protocol.ts'
 import { DISCONNECTED, PagenodeProvider } from './provider.ts'
 import { RequestPort } from '../bridge/requestPort.ts'
 import { DEFAULT_SCRIPT_URL, startingLockName } from '../bridge/http.ts'
 import { checkHttpEndpoint, resolveBaseUrls, setUpServiceWorker } from './serviceWorker.ts'
 import { announceProvider, type ProviderInfo } from './eip6963.ts'
+import { createNodeWorker, explainWorkerFailure, type WorkerSource } from './workerSource.ts'
 
 export interface StartOptions {
   /** IndexedDB database name and channel namespace: one chain per name. */
@@ -28,6 +28,13 @@ export interface StartOptions {
    * name, icon and rdns, or your own. Ends when the node stops.
    */
   announce?: boolean | Partial<Omit<ProviderInfo, 'uuid'>>
+  /**
+   * Where the node worker comes from, for setups whose bundler does not follow
+   * `new URL('…', import.meta.url)` (esbuild) or serve it elsewhere: the URL of pagenode's prebuilt
+   * `nodeWorker.js` (copied with its folder: `npx pagenode init <public dir> --worker`), or a
+   * function that creates the Worker. Default: the worker shipped beside this module.
+   */
+  worker?: WorkerSource
 }
 
 export interface PageNode {
@@ -71,21 +78,35 @@ export async function startNode(options: StartOptions = {}): Promise<PageNode> {
       throw error
     }
   }
-  const worker = new Worker(new URL('../worker/nodeWorker.ts', import.meta.url), { type: 'module', name: 'pagenode' })
-  const api: Remote<WorkerApi> = wrap<WorkerApi>(worker)
+  const { worker, url } = createNodeWorker(options.worker)
   const calls = new MessageChannel()
   const requests = new RequestPort(calls.port1)
 
-  // Comlink never rejects a call whose worker died: start and stop race this instead (the
+  // A worker that dies never answers a control message: start and stop race this instead (the
   // request port fails its own calls, see end()).
   let reportDeath: (message: string) => void = () => {}
   const death = new Promise<never>((_, reject) => {
     reportDeath = (message) => reject(new Error(message))
   })
   death.catch(() => {})
+
+  let started = false
+  // A module worker refused by the page's Content-Security-Policy fails with no message; the
+  // violation is reported to the document.
+  let blockedByPolicy: string | undefined
+  const onViolation = (event: SecurityPolicyViolationEvent) => {
+    if (!started && url && event.blockedURI && url.startsWith(event.blockedURI)) blockedByPolicy = `${event.effectiveDirective}`
+  }
+  globalThis.document?.addEventListener('securitypolicyviolation', onViolation)
   worker.addEventListener('error', (event) => {
     event.preventDefault()
-    end(`the node worker failed: ${event.message || 'unknown error'}`)
+    // An ErrorEvent with a message: an exception thrown by the worker's code. None: it never ran.
+    if (event.message) return end(`the node worker failed: ${event.message}`)
+    if (started) return end('the node worker failed')
+    // The event comes before the violation report: let that arrive first.
+    void new Promise((resolve) => setTimeout(resolve, 50))
+      .then(() => explainWorkerFailure(url, blockedByPolicy))
+      .then((why) => end(`pagenode: ${why}`))
   })
 
   let role: Role = 'leader'
@@ -94,6 +115,14 @@ export async function startNode(options: StartOptions = {}): Promise<PageNode> {
     else if (event.type === 'accounts') provider.emit('accountsChanged', event.accounts)
     else provider.emit('message', { type: 'eth_subscription', data: { subscription: event.subscription, result: event.result } })
   }
+  const answers = new Map<'started' | 'stopped', (message: FromWorker) => void>()
+  worker.addEventListener('message', (event: MessageEvent<FromWorker>) => {
+    const message = event.data
+    if (message.type === 'event') return onEvent(message.event)
+    answers.get(message.type === 'failed' ? 'started' : message.type)?.(message)
+  })
+  const answer = (type: 'started' | 'stopped') => new Promise<FromWorker>((resolve) => answers.set(type, resolve))
+  const post = (message: ToWorker, transfer: Transferable[] = []) => worker.postMessage(message, transfer)
 
   let ended = false
   let unannounce = () => {}
@@ -111,20 +140,21 @@ export async function startNode(options: StartOptions = {}): Promise<PageNode> {
 
   let info: NodeInfo
   try {
-    info = await Promise.race([
-      api.start(
-        { name, persist: options.persist ?? true, chainId: options.chainId, mining: options.mining, durability: options.durability ?? 'relaxed', http: script !== false },
-        proxy(onEvent),
-        transfer(calls.port2, [calls.port2]),
-      ),
-      death,
-    ])
+    const reply = answer('started')
+    const workerOptions = { name, persist: options.persist ?? true, chainId: options.chainId, mining: options.mining, durability: options.durability ?? 'relaxed', http: script !== false }
+    post({ type: 'start', options: workerOptions, requests: calls.port2 }, [calls.port2])
+    const outcome = await Promise.race([reply, death])
+    if (outcome.type === 'failed') throw new Error(outcome.message)
+    if (outcome.type !== 'started') throw new Error(`pagenode: the node worker answered ${outcome.type} to start`)
+    info = outcome.info
+    started = true
     if (script !== false) await checkHttpEndpoint(baseUrls[0])
   } catch (error) {
     end('the node could not start')
     throw error
   } finally {
     starting?.release()
+    globalThis.document?.removeEventListener('securitypolicyviolation', onViolation)
   }
   role = info.role
   if (options.announce) unannounce = announceProvider(provider, options.announce === true ? {} : options.announce)
@@ -139,7 +169,9 @@ export async function startNode(options: StartOptions = {}): Promise<PageNode> {
     baseUrls,
     async stop() {
       if (ended) return
-      await Promise.race([api.stop(), death]).catch(() => {})
+      const stopped = answer('stopped')
+      post({ type: 'stop' })
+      await Promise.race([stopped, death]).catch(() => {})
       end('the node was stopped')
     },
     terminate() {

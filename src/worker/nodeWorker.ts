@@ -4,13 +4,12 @@
  * on IndexedDB) or a follower that forwards to the leader, and takes over when the leader goes
  * away or stops answering; a leader whose lock was taken steps down to follower.
  *
- * `expose` runs synchronously at load, before any await: a call posted by the page while the
- * module was still starting would otherwise be lost (Comlink #665).
+ * The page's control messages are listened to synchronously at load, before any await: a message
+ * posted by the page while the module was still starting would otherwise be lost.
  */
-import { expose } from 'comlink'
 import { ErrorCode } from '../core/rpc/errors.ts'
 import type { SubscriptionMessage } from '../core/rpc/subscriptions.ts'
-import { channelNames, type NodeInfo, type Outcome, type WorkerApi, type WorkerEvent, type WorkerOptions } from '../bridge/protocol.ts'
+import { channelNames, type FromWorker, type NodeInfo, type Outcome, type ToWorker, type WorkerEvent, type WorkerOptions } from '../bridge/protocol.ts'
 import { serveRequests } from '../bridge/requestPort.ts'
 import { Follower } from './follower.ts'
 import { Leader } from './leader.ts'
@@ -43,7 +42,7 @@ function upstream(method: string, params: unknown, retried = false): Promise<Out
   return Promise.resolve({ ok: false, error: { code: ErrorCode.internal, message: 'the node is not started' } })
 }
 
-const api: WorkerApi = {
+const api = {
   async start(options: WorkerOptions, events: (event: WorkerEvent) => void, requests: MessagePort): Promise<NodeInfo> {
     serveRequests(requests, request)
     const toPage = (subscription: string, result: unknown) => events({ type: 'subscription', subscription, result })
@@ -82,7 +81,21 @@ const api: WorkerApi = {
   },
 }
 
-expose(api)
+const toPage = (message: FromWorker) => self.postMessage(message)
+
+self.addEventListener('message', (event: MessageEvent<ToWorker>) => {
+  const message = event.data
+  if (message.type === 'start') {
+    const events = (event: WorkerEvent) => toPage({ type: 'event', event })
+    api.start(message.options, events, message.requests).then(
+      (info) => toPage({ type: 'started', info }),
+      (error: unknown) => toPage({ type: 'failed', message: error instanceof Error ? error.message : String(error) }),
+    )
+  } else if (message.type === 'stop') {
+    // Stopping is best effort: whatever fails, the page ends the worker once told.
+    api.stop().finally(() => toPage({ type: 'stopped' }))
+  }
+})
 
 /** A call of this tab's page. */
 function request(method: string, params: unknown): Promise<Outcome> {
