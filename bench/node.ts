@@ -2,7 +2,7 @@
  * The Node.js half of `npm run bench`: the core (createNode on the memory store) beside the
  * engine floor, a bare ethereumjs runTx of the same signed transactions, measured in the same run.
  */
-import { createNode, type Node } from '../src/core/index.ts'
+import { createNode, type Node } from '../src/core/node.ts'
 import { bareRunTx, FROM } from './floors.ts'
 import { median, p50, type Collector } from './report.ts'
 import { token } from './transactions.ts'

@@ -1,10 +1,10 @@
 import { toChecksumAddress } from '@ethereumjs/util'
-import { bytesToHex } from '../core/hexText.ts'
-import type { MiningConfig, Node } from '../core/index.ts'
-import { VERSION } from '../core/version.ts'
+import { DEV_MNEMONIC, VERSION, type MiningConfig, type Pagenode } from '../core/index.ts'
 
 export interface BannerFacts {
-  node: Node
+  node: Pagenode
+  /** The mining mode the node started in. */
+  mining: MiningConfig
   url: string
   /** What the state file line says, or undefined without --state. */
   state?: string
@@ -17,29 +17,29 @@ export interface BannerFacts {
  * account with its balance, then the private keys, the mnemonic, and last the URL (the line
  * scripts and tests wait for).
  */
-export async function formatBanner({ node, url, state, notes }: BannerFacts): Promise<string> {
-  const { config } = node
-  const balances = await Promise.all(
-    node.accounts.map(({ address }) => node.request({ method: 'eth_getBalance', params: [address.toString(), 'latest'] })),
-  )
+export async function formatBanner({ node, mining, url, state, notes }: BannerFacts): Promise<string> {
+  const [gasPrice, ...balances] = await Promise.all([
+    node.request({ method: 'eth_gasPrice' }),
+    ...node.accounts.map(({ address }) => node.request({ method: 'eth_getBalance', params: [address, 'latest'] })),
+  ])
   const lines = [
     `pagenode v${VERSION}`,
     '',
-    `Chain ID:   ${config.chainId} (0x${config.chainId.toString(16)})`,
-    `Mining:     ${describeMining(config.mining)}`,
-    `Gas price:  ${config.gasPrice} wei`,
+    `Chain ID:   ${node.chainId} (0x${node.chainId.toString(16)})`,
+    `Mining:     ${describeMining(mining)}`,
+    `Gas price:  ${BigInt(gasPrice as string)} wei`,
     `State:      ${state ?? 'in memory (gone at exit; keep it with --state <file>)'}`,
   ]
   if (node.accounts.length > 0) {
     lines.push('', 'Available Accounts', '==================')
-    node.accounts.forEach(({ address }, i) => lines.push(`(${i}) ${toChecksumAddress(address.toString())} (${formatEther(BigInt(balances[i] as string))} ETH)`))
+    node.accounts.forEach(({ address }, i) => lines.push(`(${i}) ${toChecksumAddress(address)} (${formatEther(BigInt(balances[i] as string))} ETH)`))
     lines.push('', 'Private Keys', '==================')
-    node.accounts.forEach(({ privateKey }, i) => lines.push(`(${i}) ${bytesToHex(privateKey)}`))
+    node.accounts.forEach(({ privateKey }, i) => lines.push(`(${i}) ${privateKey}`))
     lines.push(
       '',
       'Wallet',
       '==================',
-      `Mnemonic:        ${config.mnemonic}`,
+      `Mnemonic:        ${DEV_MNEMONIC}`,
       `Derivation path: m/44'/60'/0'/0/`,
       'These keys are public: use them on this dev chain only.',
     )

@@ -1,4 +1,4 @@
-import { VERSION } from '../core/version.ts'
+import { VERSION } from '../core/index.ts'
 import { HELP, parseCliArgs, UsageError } from './args.ts'
 import { CliError } from './cliError.ts'
 

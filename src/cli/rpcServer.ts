@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { ErrorCode, type Node } from '../core/index.ts'
+import { ErrorCode, type Pagenode } from '../core/index.ts'
 import { readRequestBody } from './requestBody.ts'
 import type { RequestRecord } from './requestLog.ts'
 
@@ -20,8 +20,8 @@ export interface RpcServerOptions {
  */
 export class RpcServer {
   readonly http: Server
-  private node: Promise<Node>
-  private attachNode!: (node: Node) => void
+  private node: Promise<Pagenode>
+  private attachNode!: (node: Pagenode) => void
   private closing = false
 
   constructor(private readonly options: RpcServerOptions) {
@@ -56,7 +56,7 @@ export class RpcServer {
     })
   }
 
-  attach(node: Node): void {
+  attach(node: Pagenode): void {
     this.attachNode(node)
   }
 

@@ -1,5 +1,5 @@
 import { dirname } from 'node:path'
-import { createNode, DEFAULT_LIMITS, type Node } from '../core/index.ts'
+import { createNode, DEFAULT_LIMITS, type Pagenode } from '../core/index.ts'
 import type { CliOptions } from './args.ts'
 import { formatBanner } from './banner.ts'
 import { CliError } from './cliError.ts'
@@ -12,7 +12,7 @@ export interface Output {
 }
 
 export interface RunningNode {
-  node: Node
+  node: Pagenode
   url: string
   /** The startup banner (accounts, keys, URL). */
   banner: string
@@ -34,7 +34,7 @@ export async function startPagenode(options: CliOptions, out: Output): Promise<R
     throw listenError(error, options)
   })
   let store: FileStore | undefined
-  let node: Node | undefined
+  let node: Pagenode | undefined
   try {
     store = options.state === undefined ? undefined : await openStateFile(options.state, options.chainId)
     node = await createNode({
@@ -51,7 +51,8 @@ export async function startPagenode(options: CliOptions, out: Output): Promise<R
     server.attach(node)
     const running = node
     const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${address.port}`
-    const banner = await formatBanner({ node, url, state: store && describeState(store, node), notes: notes(options, store) })
+    const state = store && (await describeState(store, node))
+    const banner = await formatBanner({ node, mining: options.mining, url, state, notes: notes(options, store) })
     return {
       node,
       url,
@@ -94,8 +95,8 @@ async function openStateFile(path: string, chainId: number): Promise<FileStore> 
   return store
 }
 
-function describeState(store: FileStore, node: Node): string {
-  const head = node.chain.head.number
+async function describeState(store: FileStore, node: Pagenode): Promise<string> {
+  const head = BigInt((await node.request({ method: 'eth_blockNumber' })) as string)
   return store.opened.created ? `${store.path} (new chain)` : `${store.path} (restored, head at block ${head})`
 }
 

@@ -1,12 +1,24 @@
-import type { BatchSealing } from './chain/batches.ts'
 import type { Store } from './store/store.ts'
-import type { TraceStyle } from './trace/tracer.ts'
 
 /** How blocks are produced (DESIGN §4). */
 export type MiningConfig =
   | { mode: 'auto' }
   | { mode: 'interval'; intervalMs: number }
   | { mode: 'manual' }
+
+/** When an open L1 batch seals. */
+export interface BatchSealing {
+  /** Seal once the batch holds this many blocks. */
+  maxBlocks: number
+  /** Seal once the batch has been open this long (ms, the node's clock), new blocks or not. */
+  maxAgeMs: number
+}
+
+/**
+ * Output of the debug_trace* methods: 'zksync' (ZKsync's DebugCall; callTracer by default) or
+ * 'geth' (geth's exact callTracer output; the struct logger by default).
+ */
+export type TraceStyle = 'zksync' | 'geth'
 
 /** Limits that protect the node (and the tab it runs in) from oversized work. */
 export interface Limits {

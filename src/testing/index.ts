@@ -14,4 +14,4 @@
  * dependencies of pagenode: this module needs all three.
  */
 export { useChain, startTestChain } from './testChain.ts'
-export type { DevWalletClient, TestChain, TestChainOptions } from './testChain.ts'
+export type { DevTestClient, DevWalletClient, TestChain, TestChainOptions } from './testChain.ts'

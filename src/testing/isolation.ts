@@ -1,5 +1,5 @@
 import type { Hex } from 'viem'
-import type { MiningConfig } from '../core/config.ts'
+import type { MiningConfig } from '../core/index.ts'
 
 interface Requester {
   request<T = unknown>(method: string, ...params: unknown[]): Promise<T>

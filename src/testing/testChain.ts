@@ -10,12 +10,17 @@ import {
   type Chain,
   type CustomTransport,
   type Hex,
+  type JsonRpcAccount,
+  type PublicActions,
+  type PublicClient,
+  type TestClient,
+  type WalletClient,
 } from 'viem'
 import { zksyncInMemoryNode } from 'viem/chains'
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest'
 import { startNode, type PageNode } from '../client/startNode.ts'
 import type { PagenodeProvider } from '../client/provider.ts'
-import type { MiningConfig } from '../core/config.ts'
+import type { MiningConfig } from '../core/index.ts'
 import { isolateTests, type Isolation } from './isolation.ts'
 
 export interface TestChainOptions {
@@ -38,11 +43,11 @@ export interface TestChain {
   readonly accounts: readonly Address[]
   /** The viem chain: viem's zksyncInMemoryNode for chain 260, else one defined for the id. */
   readonly chain: Chain
-  readonly publicClient: ReturnType<typeof publicFor>
+  readonly publicClient: PublicClient<CustomTransport, Chain>
   /** A wallet client for the first dev account (a JSON-RPC account: the node signs). */
   readonly walletClient: DevWalletClient
   /** viem's test client (anvil mode) with the public actions. */
-  readonly testClient: ReturnType<typeof createTestClientFor>
+  readonly testClient: DevTestClient
   /** ethers' BrowserProvider on the chain. */
   readonly ethersProvider: BrowserProvider
   /** A wallet client for dev account `index`. */
@@ -55,17 +60,21 @@ export interface TestChain {
   stop(): Promise<void>
 }
 
-function walletFor(account: Address, chain: Chain, transport: CustomTransport) {
+// Client types written out: what the declarations ship must not depend on viem's internal paths.
+/** A viem wallet client for a dev account (a JSON-RPC account: the node signs). */
+export type DevWalletClient = WalletClient<CustomTransport, Chain, JsonRpcAccount>
+/** viem's test client in anvil mode, with the public actions. */
+export type DevTestClient = TestClient<'anvil', CustomTransport, Chain> & PublicActions<CustomTransport, Chain>
+
+function walletFor(account: Address, chain: Chain, transport: CustomTransport): DevWalletClient {
   return createWalletClient({ account, chain, transport, pollingInterval: 50 })
 }
 
-function publicFor(chain: Chain, transport: CustomTransport) {
+function publicFor(chain: Chain, transport: CustomTransport): PublicClient<CustomTransport, Chain> {
   return createPublicClient({ chain, transport, pollingInterval: 50 })
 }
 
-export type DevWalletClient = ReturnType<typeof walletFor>
-
-function createTestClientFor(chain: Chain, provider: PagenodeProvider) {
+function createTestClientFor(chain: Chain, provider: PagenodeProvider): DevTestClient {
   return createTestClient({ chain, mode: 'anvil', transport: custom(provider), pollingInterval: 50 }).extend(publicActions)
 }
 

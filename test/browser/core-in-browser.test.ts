@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { createNode } from '../../src/core/index.ts'
+import { createNode } from '../../src/core/node.ts'
 
 type PageNode = Awaited<ReturnType<typeof createNode>>
 

@@ -1,5 +1,5 @@
 import { afterEach, expect, test } from 'vitest'
-import { createNode, type Node } from '../../src/core/index.ts'
+import { createNode, type Node } from '../../src/core/node.ts'
 import { ChainStoreError } from '../../src/core/node.ts'
 import { MemoryStore } from '../../src/core/store/memoryStore.ts'
 import { SCHEMA_VERSION } from '../../src/core/store/store.ts'

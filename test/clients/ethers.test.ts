@@ -14,7 +14,7 @@ import {
   type TransactionResponse,
 } from 'ethers'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
-import type { Node } from '../../src/core/index.ts'
+import type { Node } from '../../src/core/node.ts'
 import { artifacts, DEV, startNode } from '../support/chain.ts'
 import { recordingProvider } from './recorder.ts'
 

@@ -1,4 +1,4 @@
-import type { Node } from '../../src/core/index.ts'
+import type { Node } from '../../src/core/node.ts'
 import { eip1193 } from '../support/chain.ts'
 
 /**

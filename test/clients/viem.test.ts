@@ -18,7 +18,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts'
 import { zksyncInMemoryNode } from 'viem/chains'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
-import type { Node } from '../../src/core/index.ts'
+import type { Node } from '../../src/core/node.ts'
 import { artifacts, DEV, startNode } from '../support/chain.ts'
 import { recordingProvider } from './recorder.ts'
 

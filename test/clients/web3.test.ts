@@ -1,7 +1,7 @@
 import { Transaction as EthersTransaction } from 'ethers'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { Web3, type ContractAbi, type Numbers } from 'web3'
-import type { Node } from '../../src/core/index.ts'
+import type { Node } from '../../src/core/node.ts'
 import { artifacts, DEV, startNode } from '../support/chain.ts'
 import { recordingProvider } from './recorder.ts'
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test, vi } from 'vitest'
-import type { Node } from '../../src/core/index.ts'
+import type { Node } from '../../src/core/node.ts'
 import { DEV, rpc, startNode } from '../support/chain.ts'
 import { signTx, txHash } from './rawTx.ts'
 

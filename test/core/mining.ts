@@ -1,4 +1,4 @@
-import type { Node } from '../../src/core/index.ts'
+import type { Node } from '../../src/core/node.ts'
 
 /**
  * Mines one block from the pool of a manual-mining node, as evm_mine will once it lands; until

@@ -1,7 +1,7 @@
 import { HDNodeWallet, keccak256, Mnemonic, parseEther, ZeroAddress } from 'ethers'
 import { afterEach, describe, expect, test } from 'vitest'
 import pkg from '../../package.json' with { type: 'json' }
-import type { Node } from '../../src/core/index.ts'
+import type { Node } from '../../src/core/node.ts'
 import { DEV, rpc, startNode } from '../support/chain.ts'
 import { expectRpcError } from './expectRpc.ts'
 import { signTx } from './rawTx.ts'

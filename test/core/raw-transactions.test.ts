@@ -1,6 +1,6 @@
 import { Interface, keccak256, parseEther, toBeHex, Transaction, Wallet, type InterfaceAbi } from 'ethers'
 import { afterEach, describe, expect, test } from 'vitest'
-import type { Node } from '../../src/core/index.ts'
+import type { Node } from '../../src/core/node.ts'
 import { artifacts, DEV, rpc, startNode } from '../support/chain.ts'
 import { expectRpcError } from './expectRpc.ts'
 import { GAS_PRICE, resignedWith, signPreEip155, signTx, txHash, withSignature } from './rawTx.ts'

@@ -1,6 +1,6 @@
 import { getCreateAddress, id, Interface, keccak256, toBeHex, Transaction, Wallet, zeroPadValue, type InterfaceAbi } from 'ethers'
 import { afterEach, describe, expect, test } from 'vitest'
-import type { Node } from '../../src/core/index.ts'
+import type { Node } from '../../src/core/node.ts'
 import { artifacts, DEV, rpc, startNode } from '../support/chain.ts'
 import { expectRpcError } from './expectRpc.ts'
 import { mineBlock } from './mining.ts'

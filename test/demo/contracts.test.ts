@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module'
 import { describe, expect, test } from 'vitest'
 import { encodeDeployData, encodeFunctionData, getAddress as checksum, type Abi, type AbiParameter, type Hex } from 'viem'
-import { createNode } from '../../src/core/index.ts'
+import { createNode } from '../../src/core/node.ts'
 import { ArgumentError, parseArgument, parseValue } from '../../demo/playground/contracts/abiInput.ts'
 import { decodeLog, revertReason } from '../../demo/playground/contracts/abiOutput.ts'
 import { mainContract, readSolcOutput, standardInput, type CompiledContract } from '../../demo/playground/contracts/compiler.ts'

@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib'
 import { afterEach, beforeEach, expect, test } from 'vitest'
-import type { Node } from '../../src/core/index.ts'
+import type { Node } from '../../src/core/node.ts'
 import { expectRpcError } from '../core/expectRpc.ts'
 import { rpc, startNode } from '../support/chain.ts'
 

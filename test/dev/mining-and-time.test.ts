@@ -1,5 +1,5 @@
 import { afterEach, expect, test, vi } from 'vitest'
-import type { Node } from '../../src/core/index.ts'
+import type { Node } from '../../src/core/node.ts'
 import { expectRpcError } from '../core/expectRpc.ts'
 import { DEV, rpc, startNode } from '../support/chain.ts'
 

@@ -1,5 +1,5 @@
 import { afterEach, expect, test } from 'vitest'
-import type { Node } from '../../src/core/index.ts'
+import type { Node } from '../../src/core/node.ts'
 import { MemoryStore } from '../../src/core/store/memoryStore.ts'
 import { expectRpcError } from '../core/expectRpc.ts'
 import { DEV, devWallet, rpc, startNode } from '../support/chain.ts'

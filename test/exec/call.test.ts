@@ -1,6 +1,6 @@
 import { getCreateAddress, Interface, solidityPackedKeccak256, toBeHex, zeroPadValue, type Contract } from 'ethers'
 import { afterEach, describe, expect, test } from 'vitest'
-import type { Node } from '../../src/core/index.ts'
+import type { Node } from '../../src/core/node.ts'
 import { artifacts, deploy, DEV, devWallet, rpc, startNode } from '../support/chain.ts'
 import { failure } from '../support/failure.ts'
 

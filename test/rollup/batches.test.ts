@@ -1,6 +1,7 @@
 import { concat, Contract, keccak256, toBeHex } from 'ethers'
 import { afterEach, describe, expect, test, vi } from 'vitest'
-import { createNode, MemoryStore, type Node, type NodeConfig } from '../../src/core/index.ts'
+import { MemoryStore, type NodeConfig } from '../../src/core/index.ts'
+import { createNode, type Node } from '../../src/core/node.ts'
 import { DEV, devWallet, rpc } from '../support/chain.ts'
 import { mineBlock } from '../core/mining.ts'
 import { signTx } from '../core/rawTx.ts'

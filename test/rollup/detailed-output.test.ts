@@ -1,6 +1,7 @@
 import { getCreateAddress, Interface, type InterfaceAbi } from 'ethers'
 import { afterEach, expect, test } from 'vitest'
-import { createNode, type Node, type NodeConfig } from '../../src/core/index.ts'
+import { type NodeConfig } from '../../src/core/index.ts'
+import { createNode, type Node } from '../../src/core/node.ts'
 import { artifacts, DEV, rpc } from '../support/chain.ts'
 import { zksyncProvider, zksyncWallet } from '../support/zksync.ts'
 import { mineBlock } from '../core/mining.ts'

@@ -1,6 +1,6 @@
 import { Contract } from 'ethers'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import type { Node } from '../../src/core/index.ts'
+import type { Node } from '../../src/core/node.ts'
 import { ErrorCode } from '../../src/core/index.ts'
 import { methods } from '../../src/core/rpc/methods/index.ts'
 import { DEV, devWallet, rpc, startNode } from '../support/chain.ts'

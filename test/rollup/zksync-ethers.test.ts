@@ -1,7 +1,7 @@
 import { AbiCoder, Contract, ContractFactory, concat, getBytes, keccak256, zeroPadValue, type InterfaceAbi } from 'ethers'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { types, utils, type Wallet } from 'zksync-ethers'
-import type { Node } from '../../src/core/index.ts'
+import type { Node } from '../../src/core/node.ts'
 import { artifacts, DEV, rpc, startNode } from '../support/chain.ts'
 import { zksyncProvider, zksyncWallet } from '../support/zksync.ts'
 

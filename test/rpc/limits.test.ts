@@ -1,7 +1,8 @@
 import { Interface, type Contract } from 'ethers'
 import { afterEach, describe, expect, test } from 'vitest'
 import { DEFAULT_LIMITS } from '../../src/core/config.ts'
-import type { Node, NodeConfig } from '../../src/core/index.ts'
+import type { NodeConfig } from '../../src/core/index.ts'
+import type { Node } from '../../src/core/node.ts'
 import { artifacts, deploy, devWallet, rpc, startNode } from '../support/chain.ts'
 import { failure } from '../support/failure.ts'
 

@@ -1,6 +1,7 @@
 import { ContractFactory, JsonRpcApiProvider, Wallet, type InterfaceAbi } from 'ethers'
 import { BrowserProvider } from 'ethers'
-import { createNode, type Node, type NodeConfig } from '../../src/core/index.ts'
+import { type NodeConfig } from '../../src/core/index.ts'
+import { createNode, type Node } from '../../src/core/node.ts'
 import artifacts from '../contracts/artifacts.json' with { type: 'json' }
 
 export { artifacts }

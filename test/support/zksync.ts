@@ -1,6 +1,6 @@
 import { FetchRequest } from 'ethers'
 import { Provider, Wallet } from 'zksync-ethers'
-import type { Node } from '../../src/core/index.ts'
+import type { Node } from '../../src/core/node.ts'
 import { DEV } from './chain.ts'
 
 /**

@@ -1,6 +1,6 @@
 import { getBytes, type Contract } from 'ethers'
 import { afterEach, describe, expect, test } from 'vitest'
-import type { Node } from '../../src/core/index.ts'
+import type { Node } from '../../src/core/node.ts'
 import { DEV, devWallet, rpc, startNode } from '../support/chain.ts'
 import { expectRpcError } from '../core/expectRpc.ts'
 import { hex, tracingChain, word, type TracingChain } from './tracing.ts'

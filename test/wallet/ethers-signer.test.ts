@@ -1,6 +1,6 @@
 import { BrowserProvider, Contract, ContractFactory, parseEther, verifyMessage, verifyTypedData, type InterfaceAbi } from 'ethers'
 import { afterEach, beforeEach, expect, test } from 'vitest'
-import type { Node } from '../../src/core/index.ts'
+import type { Node } from '../../src/core/node.ts'
 import { artifacts, DEV, eip1193, startNode } from '../support/chain.ts'
 
 let node: Node

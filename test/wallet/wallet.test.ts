@@ -10,7 +10,7 @@ import {
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
-import type { Node } from '../../src/core/index.ts'
+import type { Node } from '../../src/core/node.ts'
 import { parseTypedData, typedDataDigest } from '../../src/core/wallet/typedData.ts'
 import { expectRpcError } from '../core/expectRpc.ts'
 import { DEV, eip1193, rpc, startNode } from '../support/chain.ts'

@@ -1,3 +1,4 @@
+import type { BatchSealing } from '../config.ts'
 import type { BlockRecord } from './records.ts'
 import { transactionCount } from './storedBlock.ts'
 
@@ -24,14 +25,6 @@ export interface BatchPlacement {
   txOffset: number
   /** Blocks the batch will hold with this one. */
   blocks: number
-}
-
-/** When an open batch seals. */
-export interface BatchSealing {
-  /** Seal once the batch holds this many blocks. */
-  maxBlocks: number
-  /** Seal once the batch has been open this long (ms, the node's clock), new blocks or not. */
-  maxAgeMs: number
 }
 
 /**

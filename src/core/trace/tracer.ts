@@ -6,7 +6,7 @@ import type { RunTxResult, VM } from '@ethereumjs/vm'
  * types) or geth's callTracer (uppercase types, empty keys omitted). With 'geth' a config
  * without `tracer` also gets geth's default, the struct logger.
  */
-export type TraceStyle = 'zksync' | 'geth'
+export type { TraceStyle } from '../config.ts'
 
 export const TRACER_NAMES = ['callTracer', 'flatCallTracer', 'prestateTracer', 'structLogger'] as const
 export type TracerName = (typeof TRACER_NAMES)[number]
