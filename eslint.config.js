@@ -8,7 +8,11 @@ import tseslint from 'typescript-eslint'
 export default defineConfig(
   {
     ignores: [
+      // The package build (scripts/build.ts) and the playground's (vite build).
       'dist/',
+      'dist-site*/',
+      // Consumer projects the consumer tests make (test/consumers/).
+      '.consumers/',
       'node_modules/',
       'test-results/',
       'playwright-report/',

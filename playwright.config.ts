@@ -7,7 +7,7 @@ import { chromiumArgs, chromiumPath } from './scripts/chromium.ts'
  * so neither serves the other's files): `E2E_PORT=4174 npx playwright test e2e/x.spec.ts`.
  */
 const port = Number(process.env.E2E_PORT ?? 4173)
-const outDir = resolve(port === 4173 ? 'dist' : `dist-${port}`)
+const outDir = resolve(port === 4173 ? 'dist-site' : `dist-site-${port}`)
 const baseURL = `http://127.0.0.1:${port}`
 
 /** End-to-end tests against the built playground, served by `vite preview`. */

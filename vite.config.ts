@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vite'
 import pagenode from './src/vite/plugin.ts'
+import { buildServiceWorkerScript } from './scripts/build/serviceWorkerScript.ts'
 import playgroundOffline from './demo/vite/offlinePlugin.ts'
 
 /** Absolute path of a file or folder given relative to the repo root. */
@@ -25,20 +26,19 @@ export const browserDeps = [
   '@noble/hashes',
   '@scure/bip32',
   '@scure/bip39',
-  'comlink',
   'idb',
 ]
 
-/** The playground app: `demo/` is the site, `public/` its static root, `dist/` the build. */
+/** The playground app: `demo/` is the site, `public/` its static root, `dist-site/` the build (`dist/` is the package's). */
 export default defineConfig({
   root: fromRoot('./demo'),
   publicDir: fromRoot('./public'),
-  // Serves /pagenode-sw.js in dev and emits it into dist/ (which preview serves); the playground
+  // Serves /pagenode-sw.js in dev and emits it into dist-site/ (which preview serves); the playground
   // registers /playground-sw.js, which imports it and adds the offline cache of the site.
-  plugins: [pagenode(), playgroundOffline()],
+  plugins: [pagenode({ serviceWorkerScript: buildServiceWorkerScript }), playgroundOffline()],
   build: {
-    outDir: fromRoot('./dist'),
-    // dist/ is outside root, so Vite would refuse to clean it without this.
+    outDir: fromRoot('./dist-site'),
+    // dist-site/ is outside root, so Vite would refuse to clean it without this.
     emptyOutDir: true,
     // Two pages: the playground and the example dApp it links to (demo/dapp/).
     rolldownOptions: { input: { main: fromRoot('./demo/index.html'), dapp: fromRoot('./demo/dapp/index.html') } },

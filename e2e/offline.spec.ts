@@ -12,7 +12,7 @@ import { READY, head, openPlayground, rpc, stopServiceWorkers, transfer, waitRea
 const TO = '0x000000000000000000000000000000000000beef'
 /** The build folder the config serves (playwright.config.ts): whether the dApp page is in it. */
 const port = Number(process.env.E2E_PORT ?? 4173)
-const outDir = resolve(port === 4173 ? 'dist' : `dist-${port}`)
+const outDir = resolve(port === 4173 ? 'dist-site' : `dist-site-${port}`)
 
 /** The site's files as built (the service worker scripts aside: the browser keeps those itself). */
 function builtFiles(): string[] {

@@ -1,20 +1,20 @@
 /**
  * Builds the service worker script: src/sw/ bundled into one self-contained classic script (an
  * IIFE, no imports). Classic because module service workers are not supported everywhere, and
- * self-contained because it is served as a static file at the site root (reference §7).
+ * self-contained because it is served as a static file at the site root.
  *
- * Built from the sources on demand rather than shipped prebuilt, as the rest of pagenode is: the
- * script always matches the page library it is installed with. esbuild is already installed
- * with pagenode (tsx runs on it); the build takes some tens of milliseconds.
+ * The package ships it prebuilt (scripts/build.ts writes dist/sw/pagenode-sw.js); this
+ * repository's dev server and tests build it from the sources on each request instead, so an
+ * edit of src/sw/ is picked up at once (tens of milliseconds with esbuild).
  */
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
-import { HTTP_PROTOCOL, SCRIPT_FILE_NAME } from '../bridge/http.ts'
+import { HTTP_PROTOCOL, SCRIPT_FILE_NAME } from '../../src/bridge/http.ts'
 
 export { SCRIPT_FILE_NAME }
 
-const entry = fileURLToPath(new URL('../sw/serviceWorker.ts', import.meta.url))
+const entry = fileURLToPath(new URL('../../src/sw/serviceWorker.ts', import.meta.url))
 const packageJson = fileURLToPath(new URL('../../package.json', import.meta.url))
 
 export function pagenodeVersion(): string {

@@ -5,8 +5,12 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach } from 'vitest'
 
-/** The command users run (`npx pagenode` runs this file), not an in-process shortcut. */
-export const BIN = fileURLToPath(new URL('../../bin/pagenode.mjs', import.meta.url))
+/**
+ * The CLI as a process of its own, as users run it, from the sources (`npx pagenode` runs the
+ * compiled copy of this file, tested from the packed tarball in test/consumers/).
+ */
+export const CLI = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url))
+const CLI_ARGS = ['--import', 'tsx', CLI]
 
 export interface Exit {
   code: number | null
@@ -48,7 +52,7 @@ export async function tempDir(): Promise<string> {
 }
 
 function spawnCli(args: string[], killAfterEach = true) {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [...CLI_ARGS, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
   if (killAfterEach) running.add(child)
   let stdout = ''
   let stderr = ''

@@ -1,19 +1,16 @@
 /**
- * `pagenode/vite`: the dev server serves /pagenode-sw.js, a build emits it, and the package
- * export loads in plain Node (as a consumer's vite.config does).
+ * `pagenode/vite`: the dev server serves /pagenode-sw.js, a build emits it, and it sets what the
+ * worker needs. (The packed plugin, with its prebuilt script, is tested in test/consumers/.)
  */
-import { execFile } from 'node:child_process'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { promisify } from 'node:util'
 import { build, createServer } from 'vite'
 import { afterEach, expect, test } from 'vitest'
 import pagenode from '../../src/vite/plugin.ts'
-import { buildServiceWorkerScript } from '../../src/vite/serviceWorkerScript.ts'
+import { buildServiceWorkerScript } from '../../scripts/build/serviceWorkerScript.ts'
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const dirs: string[] = []
 
 afterEach(async () => {
@@ -31,7 +28,7 @@ async function site(): Promise<string> {
 
 test('the dev server serves the script at the site root, and leaves other paths alone', async () => {
   const root = await site()
-  const server = await createServer({ root, configFile: false, logLevel: 'silent', plugins: [pagenode()], server: { port: 0, host: '127.0.0.1' } })
+  const server = await createServer({ root, configFile: false, logLevel: 'silent', plugins: [pagenode({ serviceWorkerScript: buildServiceWorkerScript })], server: { port: 0, host: '127.0.0.1' } })
   await server.listen()
   try {
     const url = server.resolvedUrls!.local[0]
@@ -49,15 +46,22 @@ test('the dev server serves the script at the site root, and leaves other paths 
 test('a build emits the script next to index.html', async () => {
   const root = await site()
   const outDir = join(root, 'dist')
-  await build({ root, configFile: false, logLevel: 'silent', plugins: [pagenode()], build: { outDir } })
+  await build({ root, configFile: false, logLevel: 'silent', plugins: [pagenode({ serviceWorkerScript: buildServiceWorkerScript })], build: { outDir } })
   expect(await readFile(join(outDir, 'pagenode-sw.js'), 'utf8')).toBe(await buildServiceWorkerScript())
 })
 
-test("'pagenode/vite' loads in plain Node, as a consumer's vite.config imports it", async () => {
-  const { stdout } = await promisify(execFile)(
-    process.execPath,
-    ['--input-type=module', '-e', "const m = await import('pagenode/vite'); console.log(typeof m.default, m.default().name)"],
-    { cwd: ROOT },
-  )
-  expect(stdout.trim()).toBe('function pagenode')
+test('keeps pagenode out of pre-bundling, pre-bundles what pagenode/testing imports where installed, and builds workers as ES modules', async () => {
+  const config = async (root: string) => {
+    const server = await createServer({ root, configFile: false, logLevel: 'silent', plugins: [pagenode()], server: { port: 0, host: '127.0.0.1' } })
+    await server.close()
+    return server.config
+  }
+  // This repository has viem and ethers installed; a bare site in a temp folder has nothing.
+  const here = await config(fileURLToPath(new URL('../..', import.meta.url)))
+  expect(here.optimizeDeps.exclude).toContain('pagenode')
+  expect(here.optimizeDeps.include).toEqual(expect.arrayContaining(['viem', 'viem/accounts', 'viem/chains', 'ethers']))
+  expect(here.worker.format).toBe('es')
+  const bare = await config(await site())
+  expect(bare.optimizeDeps.include ?? []).not.toContain('viem')
+  expect(bare.optimizeDeps.exclude).toContain('pagenode')
 })

@@ -5,7 +5,8 @@
 import { runInNewContext, Script } from 'node:vm'
 import { expect, test } from 'vitest'
 import { HTTP_PROTOCOL } from '../../src/bridge/http.ts'
-import { buildServiceWorkerScript, pagenodeVersion } from '../../src/vite/serviceWorkerScript.ts'
+import { buildServiceWorkerScript, pagenodeVersion } from '../../scripts/build/serviceWorkerScript.ts'
+import { VERSION } from '../../src/core/version.ts'
 
 test('is a classic script that registers install, activate, message and fetch at once', async () => {
   const script = await buildServiceWorkerScript()
@@ -24,4 +25,8 @@ test('is a classic script that registers install, activate, message and fetch at
   // The globals a service worker has that the script reads as it starts (crypto: its request ids' prefix).
   runInNewContext(script, { self, URL, console, crypto })
   expect(listeners.sort()).toEqual(['activate', 'fetch', 'install', 'message'])
+})
+
+test("the version the node reports is the package's", () => {
+  expect(VERSION).toBe(pagenodeVersion())
 })

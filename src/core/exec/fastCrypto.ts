@@ -107,7 +107,7 @@ export function fastCryptoStatus(): { keccak256: 'wasm' | 'js'; ecrecover: 'wasm
 
 async function loadKeccak(): Promise<void> {
   try {
-    const { createKeccak } = await import('hash-wasm')
+    const { createKeccak } = await import('./keccakWasm.ts')
     const hasher = await createKeccak(256)
     const hash: Hash = (message) => hasher.init().update(message).digest('binary')
     // A module that loads but answers wrongly (a broken build) must never be used.

@@ -5,7 +5,7 @@
  */
 import type { Plugin } from 'vite'
 import { HTTP_PROTOCOL } from '../../../src/bridge/http.ts'
-import { buildServiceWorkerScript } from '../../../src/vite/serviceWorkerScript.ts'
+import { buildServiceWorkerScript } from '../../../scripts/build/serviceWorkerScript.ts'
 
 export const STALE_PROTOCOL = HTTP_PROTOCOL - 1
 export const STALE_SCRIPT = '/pagenode-sw-stale.js'
