@@ -1,6 +1,8 @@
+import { fileURLToPath } from 'node:url'
 import { playwright } from '@vitest/browser-playwright'
 import { configDefaults, defineConfig } from 'vitest/config'
 import pagenode from './src/vite/plugin.ts'
+import { buildServiceWorkerScript } from './scripts/build/serviceWorkerScript.ts'
 import { stopServiceWorkers } from './test/browser/support/commands.ts'
 import { staleServiceWorker } from './test/browser/support/staleServiceWorker.ts'
 import { browserDeps } from './vite.config.ts'
@@ -11,9 +13,12 @@ import { chromiumArgs, chromiumPath } from './scripts/chromium.ts'
  * `demo/`). Vitest picks vitest.config.ts over vite.config.ts.
  */
 export default defineConfig({
+  // This repository's tests import the package by name, as users do, and get its sources (the
+  // packed package is tested as installed in test/consumers/).
+  resolve: { alias: [{ find: /^pagenode\/testing$/, replacement: fileURLToPath(new URL('./src/testing/index.ts', import.meta.url)) }] },
   // The browser tests register /pagenode-sw.js, served by the plugin as in the playground, and
   // a stale copy of it (an older protocol) to check that the mismatch is reported.
-  plugins: [pagenode(), staleServiceWorker()],
+  plugins: [pagenode({ serviceWorkerScript: buildServiceWorkerScript }), staleServiceWorker()],
   // The clients the browser tests drive, too: discovered mid-run they reload the tester page.
   optimizeDeps: { include: [...browserDeps, 'ethers', 'viem', 'viem/accounts', 'viem/chains', 'web3', 'zksync-ethers', '@wagmi/core'] },
   test: {
@@ -24,10 +29,22 @@ export default defineConfig({
           name: 'unit',
           environment: 'node',
           include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, 'test/browser/**'],
+          exclude: [...configDefaults.exclude, 'test/browser/**', 'test/consumers/**'],
           // EVM work (block building, solc) is slow on a 2-core machine.
           testTimeout: 30_000,
           hookTimeout: 30_000,
+        },
+      },
+      {
+        // The packed package installed into fresh projects (Vite, Vitest, webpack, esbuild, Node,
+        // the CLI, a strict tsc), each doing a real call: its own project, since it packs first.
+        test: {
+          name: 'consumers',
+          environment: 'node',
+          include: ['test/consumers/**/*.test.ts'],
+          globalSetup: ['test/consumers/support/globalSetup.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
         },
       },
       {

@@ -86,6 +86,7 @@ console.log(`Chromium: ${chromium}`)
 
 const suites = [
   ['unit tests (Vitest, Node)', 'vitest', ['run', '--project', 'unit']],
+  ['consumer tests (the packed package in fresh projects)', 'vitest', ['run', '--project', 'consumers']],
   ['browser tests (Vitest browser mode, Chromium)', 'vitest', ['run', '--project', 'browser']],
   ['end-to-end tests (Playwright, built demo)', 'playwright', ['test']],
 ]
