@@ -1,7 +1,8 @@
 /**
  * Builds the service worker script: src/sw/ bundled into one self-contained classic script (an
  * IIFE, no imports). Classic because module service workers are not supported everywhere, and
- * self-contained because it is served as a static file at the site root (reference §7).
+ * self-contained because it is served as a static file at the site root (docs/browser-notes.md,
+ * "Shipping the service worker script").
  *
  * Built from the sources on demand rather than shipped prebuilt, as the rest of pagenode is: the
  * script always matches the page library it is installed with. esbuild is already installed
