@@ -9,8 +9,9 @@ const fromRoot = (path: string): string => fileURLToPath(new URL(path, import.me
 
 /**
  * Dependencies the core (and browser tests) import. Listing them up front stops Vite from
- * discovering them mid-run and re-optimising, which reloads the page and broke a worker on a
- * first run (reference/browser-arch.md §0.8). Only bare specifiers that resolve belong here.
+ * discovering them mid-run and re-optimising, which reloads the page and broke a worker on a first
+ * run (docs/browser-notes.md, "Vite's dependency discovery"). Only bare specifiers that resolve
+ * belong here.
  */
 export const browserDeps = [
   '@ethereumjs/block',

@@ -104,7 +104,8 @@ async function runOnce(
   const rtt = await call('latencyVersusPing', 'eth_blockNumber', [], 1000)
   collect('chromium', 'floor: postMessage round trip to the node worker (a ping it answers before any node code), p50', p50(rtt.floor), 'ms')
   collect('chromium', 'provider round trip, eth_blockNumber p50', p50(rtt.work), 'ms')
-  // The same against a worker of its own: a wake-up of another thread, which may cost 3× (README).
+  // The same against a worker of its own: a wake-up of another thread, which may cost 3×
+  // (bench/README.md, "Floors, measured in the same run").
   const apart = await call('latencyVersusEcho', 'eth_blockNumber', [], 1000)
   collect('chromium', 'reference: postMessage round trip to an echo worker of its own, p50', p50(apart.floor), 'ms')
   collect('chromium', 'reference: the provider round trip sampled beside that worker, p50', p50(apart.work), 'ms')

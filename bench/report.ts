@@ -93,23 +93,23 @@ ${all.join('\n')}
   )
 }
 
-const README = new URL('../README.md', import.meta.url)
+const BENCHMARKS_PAGE = new URL('../docs/benchmarks.md', import.meta.url)
 const START = '<!-- bench:start -->'
 const END = '<!-- bench:end -->'
 
-/** Replaces the README's results table (between the bench markers) with this run's. */
-export function updateReadme(date: string, machine: string, rows: Row[]): void {
-  const readme = readFileSync(README, 'utf8')
-  const from = readme.indexOf(START)
-  const to = readme.indexOf(END)
+/** Replaces the results table of docs/benchmarks.md (between the bench markers) with this run's. */
+export function updateBenchmarksPage(date: string, machine: string, rows: Row[]): void {
+  const page = readFileSync(BENCHMARKS_PAGE, 'utf8')
+  const from = page.indexOf(START)
+  const to = page.indexOf(END)
   if (from < 0 || to < from) return
   const table = rows.map((r) => `| ${r.workload} | ${r.value} | ${r.floor || '–'} | ${r.ratio || '–'} | ${r.target} | ${r.met === undefined ? '–' : r.met ? 'met' : '**missed**'} |`)
   const section = `${START}
-${date} · ${machine} · medians (\`npm run bench\`; every figure and run: [bench/RESULTS.md](bench/RESULTS.md))
+${date} · ${machine} · medians (\`npm run bench\`; every figure and run: [bench/RESULTS.md](../bench/RESULTS.md))
 
 | workload | median | floor (same run) | ratio | target | |
 |---|---|---|---|---|---|
 ${table.join('\n')}
 `
-  writeFileSync(README, readme.slice(0, from) + section + readme.slice(to))
+  writeFileSync(BENCHMARKS_PAGE, page.slice(0, from) + section + page.slice(to))
 }

@@ -11,7 +11,7 @@ import { cpus, totalmem } from 'node:os'
 import { loadFastCrypto, fastCryptoStatus } from '../src/core/exec/fastCrypto.ts'
 import { runBrowserBench } from './browser.ts'
 import { runNodeBench } from './node.ts'
-import { createCollector, format, median, updateReadme, writeReport, type Figure, type Row } from './report.ts'
+import { createCollector, format, median, updateBenchmarksPage, writeReport, type Figure, type Row } from './report.ts'
 import { tokenDeployment, tokenTransfers, transfers } from './transactions.ts'
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
@@ -35,7 +35,7 @@ const machine = `${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(0)
 const date = new Date().toISOString().slice(0, 10)
 const table = rows(figures)
 writeReport({ date, machine, runs: RUNS, figures, rows: table, seconds: (performance.now() - began) / 1000 })
-if (!ONLY) updateReadme(date, machine, table)
+if (!ONLY) updateBenchmarksPage(date, machine, table)
 console.log(`wrote bench/results/${date}.json and bench/RESULTS.md in ${((performance.now() - began) / 1000).toFixed(0)} s`)
 
 /** The issue's table: each workload, its floor, the ratio, the target. */

@@ -13,7 +13,7 @@ export const CHAIN_NAME = 'playground'
 /**
  * Where the service worker answers HTTP JSON-RPC: the site's /rpc, and anvil-zksync's address
  * (viem's zksyncInMemoryNode), so a dApp or script configured for a local node works unmodified
- * from this origin with nothing listening there (DESIGN §3).
+ * from this origin with nothing listening there (docs/playground.md, "The HTTP endpoint").
  */
 export const BASE_URLS = ['/rpc', 'http://localhost:8011', 'http://127.0.0.1:8011']
 

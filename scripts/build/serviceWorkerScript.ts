@@ -1,7 +1,8 @@
 /**
  * Builds the service worker script: src/sw/ bundled into one self-contained classic script (an
  * IIFE, no imports). Classic because module service workers are not supported everywhere, and
- * self-contained because it is served as a static file at the site root.
+ * self-contained because it is served as a static file at the site root (docs/browser-notes.md,
+ * "Shipping the service worker script").
  *
  * The package ships it prebuilt (scripts/build.ts writes dist/sw/pagenode-sw.js); this
  * repository's dev server and tests build it from the sources on each request instead, so an

@@ -11,9 +11,9 @@ export interface RpcServerOptions {
 }
 
 /**
- * The node over HTTP (DESIGN §6): `POST /` and `POST /<method>`, every JSON-RPC answer HTTP 200
- * `application/json` (errors included), CORS on every response so a page on any origin can
- * call it, `OPTIONS` preflights answered, other verbs 405.
+ * The node over HTTP (docs/cli.md, "Over HTTP"): `POST /` and `POST /<method>`, every JSON-RPC
+ * answer HTTP 200 `application/json` (errors included), CORS on every response so a page on any
+ * origin can call it, `OPTIONS` preflights answered, other verbs 405.
  *
  * The port is bound before the node exists (a port in use fails fast, before a state file is
  * touched); requests that arrive before `attach` wait for the node.

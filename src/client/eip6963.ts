@@ -1,7 +1,8 @@
 /**
- * EIP-6963 (multi injected provider discovery): the page's provider announced as a wallet, so
- * that wagmi, mipd, RainbowKit, Web3Modal and other discovery code list it beside any extension
- * wallet. The node is the wallet: it signs for its dev accounts (see README, Wallet).
+ * EIP-6963 (multi injected provider discovery): the page's provider announced as a wallet, so that
+ * wagmi, mipd, RainbowKit, Web3Modal and other discovery code list it beside any extension wallet.
+ * The node is the wallet: it signs for its dev accounts (docs/methods.md, "Wallet: the dev
+ * accounts").
  */
 
 /** What EIP-6963 says about a wallet. */

@@ -1,6 +1,6 @@
 import type { Store } from './store/store.ts'
 
-/** How blocks are produced (DESIGN §4). */
+/** How blocks are produced (docs/api.md, "Options and defaults"). */
 export type MiningConfig =
   | { mode: 'auto' }
   | { mode: 'interval'; intervalMs: number }
@@ -43,7 +43,10 @@ export interface Limits {
 }
 
 export interface NodeConfig {
-  /** Chain id (DESIGN §4: 260, like anvil-zksync and viem's zksyncInMemoryNode). */
+  /**
+   * Chain id (default 260, like anvil-zksync and viem's zksyncInMemoryNode: docs/zksync.md, "Chain
+   * model").
+   */
   chainId?: number
   /** BIP-39 mnemonic of the dev accounts. Their keys are public: a dev node only. */
   mnemonic?: string
@@ -57,9 +60,9 @@ export interface NodeConfig {
   blockGasLimit?: bigint
   mining?: MiningConfig
   /**
-   * When an L1 batch seals (DESIGN §4): after `maxBlocks` blocks, or once it has been open
-   * `maxAgeMs`, whichever comes first. Default: every block seals its own batch. Giving only
-   * `maxAgeMs` seals by age alone.
+   * When an L1 batch seals (docs/zksync.md, "L1 batches"): after `maxBlocks` blocks, or once it has
+   * been open `maxAgeMs`, whichever comes first. Default: every block seals its own batch. Giving
+   * only `maxAgeMs` seals by age alone.
    */
   batches?: Partial<BatchSealing>
   limits?: Partial<Limits>

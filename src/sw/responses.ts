@@ -1,7 +1,8 @@
 /**
- * The HTTP side of the endpoint, as the CLI's server answers it (DESIGN §6): every JSON-RPC
- * answer is HTTP 200 application/json, errors included; CORS headers on everything, because the
- * base may be cross-origin (`http://127.0.0.1:8011` called from the site's own origin).
+ * The HTTP side of the endpoint, as the CLI's server answers it (docs/http-endpoint.md, "Over
+ * HTTP"): every JSON-RPC answer is HTTP 200 application/json, errors included; CORS headers on
+ * everything, because the base may be cross-origin (`http://127.0.0.1:8011` called from the site's
+ * own origin).
  */
 import { HttpErrorCode } from '../bridge/http.ts'
 

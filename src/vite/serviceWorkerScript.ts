@@ -1,6 +1,7 @@
 /**
  * The service worker script as the package ships it: prebuilt by scripts/build.ts into
- * dist/sw/pagenode-sw.js, one self-contained classic script served at the site root.
+ * dist/sw/pagenode-sw.js, one self-contained classic script served at the site root
+ * (docs/browser-notes.md, "Shipping the service worker script").
  */
 import { readFile } from 'node:fs/promises'
 import { SCRIPT_FILE_NAME } from '../bridge/http.ts'

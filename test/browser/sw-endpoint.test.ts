@@ -1,6 +1,7 @@
 /**
  * The HTTP endpoint from a page's point of view: plain fetch() to a base URL is answered by the
- * node through the service worker, with JSON-RPC-over-HTTP rules (DESIGN §6).
+ * node through the service worker, with JSON-RPC-over-HTTP rules (docs/http-endpoint.md, "Over
+ * HTTP").
  */
 import { expect, test } from 'vitest'
 import { answer, call, post, startHttpNode } from './support/http.ts'

@@ -1,7 +1,8 @@
 /**
- * The endpoint across the events that break naive relays (reference/browser-arch.md §0): the
- * service worker stopped and restarted with empty memory, requests sent before the node is up,
- * no node at all, two nodes of one name, and a stale script.
+ * The endpoint across the events that break naive relays (docs/browser-notes.md, "Service worker
+ * restarts", "BroadcastChannel does not buffer"): the service worker stopped and restarted with
+ * empty memory, requests sent before the node is up, no node at all, two nodes of one name, and a
+ * stale script.
  */
 import { Wallet } from 'ethers'
 import { expect, test } from 'vitest'

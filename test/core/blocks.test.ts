@@ -40,7 +40,10 @@ interface Receipt {
   logs: unknown[]
 }
 
-/** reference/zksync-api.md §6, in its order, then the Shanghai–Prague header fields we also carry. */
+/**
+ * era's block keys, in its order, then the Shanghai–Prague header fields we also carry
+ * (docs/zksync.md, "Response shapes").
+ */
 const BLOCK_KEYS = [
   'hash', 'parentHash', 'sha3Uncles', 'miner', 'stateRoot', 'transactionsRoot', 'receiptsRoot', 'number',
   'l1BatchNumber', 'gasUsed', 'gasLimit', 'baseFeePerGas', 'extraData', 'logsBloom', 'timestamp',

@@ -36,7 +36,10 @@ interface Block {
 const hex = (n: bigint | number) => `0x${n.toString(16)}`
 const probe = new Interface(artifacts.Probe.abi as InterfaceAbi)
 
-/** reference/zksync-api.md §1.11, in its order (authorizationList sits with accessList). */
+/**
+ * era's transaction keys, in its order (authorizationList sits with accessList; docs/zksync.md,
+ * "Response shapes").
+ */
 const EIP1559_TX_KEYS = [
   'hash', 'nonce', 'blockHash', 'blockNumber', 'transactionIndex', 'from', 'to', 'value', 'gasPrice', 'gas',
   'input', 'yParity', 'v', 'r', 's', 'type', 'accessList', 'maxFeePerGas', 'maxPriorityFeePerGas', 'chainId',

@@ -75,7 +75,8 @@ describe.each(['anvil', 'hardhat'] as const)("viem's test client in %s mode", (m
     const { testClient } = clients()
     await testClient.setIntervalMining({ interval: 0 })
     expect([await testClient.getAutomine(), await testClient.request({ method: 'eth_mining' })]).toEqual([false, false])
-    // viem's hardhat mode sends milliseconds (Hardhat's unit); this node reads seconds (README).
+    // viem's hardhat mode sends milliseconds (Hardhat's unit); this node reads seconds
+    // (docs/methods.md, "Dev-node methods").
     if (mode === 'hardhat') return
     await testClient.setIntervalMining({ interval: 1 })
     await vi.waitFor(async () => expect(await testClient.getBlockNumber()).toBeGreaterThan(0n), { timeout: 3000, interval: 50 })

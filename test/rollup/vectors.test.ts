@@ -9,7 +9,7 @@ import { serializeL2ToL1Log, type BatchL2ToL1Log, type L2ToL1Log } from '../../s
 import { l2ToL1LogProof } from '../../src/core/rollup/logProof.ts'
 import { EMPTY_SUBTREE_ROOTS, logsTreeRoot } from '../../src/core/rollup/logsMerkleTree.ts'
 
-// Vectors from reference/zksync-api.md §2 and §5.5 (zksync-ethers' unit tests, era's constants).
+// Vectors from zksync-ethers' unit tests and era's constants (docs/zksync.md, "Test vectors").
 const ADDRESS1 = '0x36615cf349d7f6344891b1e7ca7c72883f5dc049'
 const WITHDRAW_MESSAGE = '0x6c0960f936615cf349d7f6344891b1e7ca7c72883f5dc04900000000000000000000000000000000000000000000000000000001a13b8600'
 const WITHDRAW_LEAF = '0x521bd25904766c83fe868d6a29cbffa011afd8a1754f6c9a52b053b693e42f18'

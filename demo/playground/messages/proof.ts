@@ -1,8 +1,8 @@
 /**
- * Checking an L2→L1 log proof in the page, with nothing from the node but its answers: the leaf
- * is rebuilt from the receipt's log, walked up the proof's Merkle path to a root, and that root is
- * compared with the one the node claims (reference zksync-api.md §2). Pure functions over hex, so
- * the panel can show every intermediate value.
+ * Checking an L2→L1 log proof in the page, with nothing from the node but its answers: the leaf is
+ * rebuilt from the receipt's log, walked up the proof's Merkle path to a root, and that root is
+ * compared with the one the node claims (docs/zksync.md, "L2→L1 messages and proofs"). Pure
+ * functions over hex, so the panel can show every intermediate value.
  */
 import { concat, keccak256, numberToHex, type Hex } from 'viem'
 

@@ -3,8 +3,9 @@ import type { BlockRecord } from './records.ts'
 import { transactionCount } from './storedBlock.ts'
 
 /**
- * An L1 batch: consecutive blocks that settle on L1 together (DESIGN §4). A batch is open while
- * blocks may still join it; sealed, it is final, and its L2→L1 logs can be proven.
+ * An L1 batch: consecutive blocks that settle on L1 together (docs/zksync.md, "L1 batches"). A
+ * batch is open while blocks may still join it; sealed, it is final, and its L2→L1 logs can be
+ * proven.
  */
 export interface BatchRecord {
   number: bigint

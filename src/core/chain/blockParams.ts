@@ -5,8 +5,9 @@ import { createZeroAddress, type Address } from '@ethereumjs/util'
  * pay, as the dev-node methods set them at run time (evm_setBlockGasLimit, anvil_setCoinbase,
  * anvil_setNextBlockBaseFeePerGas, anvil_setMinGasPrice). They start from the node's options.
  *
- * The base fee is fixed on this chain (the L2 gas price, DESIGN §4), so a base fee set for the
- * next block holds for that block only; the one after is back at the configured price.
+ * The base fee is fixed on this chain (the L2 gas price: docs/zksync.md, "Chain model"), so a base
+ * fee set for the next block holds for that block only; the one after is back at the configured
+ * price.
  */
 export class BlockParams {
   coinbase: Address = createZeroAddress()

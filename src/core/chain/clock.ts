@@ -1,7 +1,8 @@
 /**
- * Block timestamps: wall-clock seconds, never earlier than the parent's (DESIGN §4). The offset,
- * the one-shot next timestamp and the fixed interval are what the time-travel methods move
- * (evm_increaseTime, evm_setNextBlockTimestamp, evm_setTime, anvil_setBlockTimestampInterval).
+ * Block timestamps: wall-clock seconds, never earlier than the parent's (docs/zksync.md, "Chain
+ * model"). The offset, the one-shot next timestamp and the fixed interval are what the time-travel
+ * methods move (evm_increaseTime, evm_setNextBlockTimestamp, evm_setTime,
+ * anvil_setBlockTimestampInterval).
  */
 export class BlockClock {
   /** Seconds added to the wall clock. */

@@ -4,9 +4,9 @@ import type { ClockState } from './clock.ts'
 import type { PoolEntry } from './txPool.ts'
 
 /**
- * What evm_snapshot keeps (DESIGN §4: a state root, the head, the rest by reference). Nothing is
- * copied: trie nodes are never deleted, so the root stays readable; the pool is a list of the
- * (immutable) entries it held.
+ * What evm_snapshot keeps (a state root, the head, the rest by reference: docs/methods.md,
+ * "Snapshots"). Nothing is copied: trie nodes are never deleted, so the root stays readable; the
+ * pool is a list of the (immutable) entries it held.
  */
 export interface ChainSnapshot {
   head: bigint

@@ -4,11 +4,11 @@ import type { Node } from '../node.ts'
 import { ServerError } from '../rpc/errors.ts'
 
 /**
- * evm_snapshot: the head, its state root (edits included), the clock, the next block's settings
- * and the pool. O(1) in the state: trie nodes are never deleted, so the root stays readable
- * (reference/ethereumjs.md §2.4; a checkpoint would break as soon as a block is mined). Taken
- * with every earlier change stored, so a snapshot never names a block that could still be
- * rolled back.
+ * evm_snapshot: the head, its state root (edits included), the clock, the next block's settings and
+ * the pool. O(1) in the state: trie nodes are never deleted, so the root stays readable
+ * (docs/ethereumjs-notes.md, "Snapshots by state root": a checkpoint would break as soon as a block
+ * is mined). Taken with every earlier change stored, so a snapshot never names a block that could
+ * still be rolled back.
  */
 export function takeSnapshot(node: Node): Promise<bigint> {
   return node.miner.exclusive(async () => {

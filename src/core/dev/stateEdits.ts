@@ -7,11 +7,12 @@ import type { Node } from '../node.ts'
  * Dev-node edits of the head's state (anvil_setBalance, anvil_setCode, anvil_setNonce,
  * anvil_setStorageAt, anvil_loadState), as anvil and Hardhat make them: at once, with no block.
  *
- * The block number does not move. The head's record gets the new state root
- * (`editedStateRoot`): reads at `latest` see the edit, the next block is built on it, and the
- * header keeps the root the block was mined with. The record is stored again with the trie nodes
- * the edit made, in one commit, before the call is answered, so an edit survives a restart like
- * a block does (DESIGN §5). A commit the store refuses leaves the state as it was.
+ * The block number does not move. The head's record gets the new state root (`editedStateRoot`):
+ * reads at `latest` see the edit, the next block is built on it, and the header keeps the root the
+ * block was mined with. The record is stored again with the trie nodes the edit made, in one
+ * commit, before the call is answered, so an edit survives a restart like a block does
+ * (docs/architecture.md, "Storage and durability"). A commit the store refuses leaves the state as
+ * it was.
  */
 export async function editState(node: Node, edit: (state: MerkleStateManager) => Promise<void>): Promise<void> {
   await node.miner.exclusive(async () => {

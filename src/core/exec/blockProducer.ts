@@ -85,10 +85,11 @@ function contextFields(template: BlockTemplate): HeaderData {
 /**
  * Runs transactions in order on the VM's current state (the parent's) and seals a block.
  *
- * Linear in the block size, unlike BlockBuilder, which re-creates every earlier transaction on
- * each add (reference/ethereumjs.md §1.6). All transactions run under one journal checkpoint so
- * the trie is hashed once per block; the state root is taken only after the checkpoint is
- * committed, never inside it (the cache hazard of §2.3).
+ * Linear in the block size, unlike BlockBuilder, which re-creates every earlier transaction on each
+ * add (docs/ethereumjs-notes.md, "BlockBuilder is quadratic"). All transactions run under one
+ * journal checkpoint so the trie is hashed once per block; the state root is taken only after the
+ * checkpoint is committed, never inside it (docs/ethereumjs-notes.md, "The checkpoint cache
+ * hazard").
  */
 export async function produceBlock<T extends SignedTransaction>(
   vm: VM,

@@ -63,9 +63,9 @@ export async function applyStateOverrides(vm: VM, overrides: StateOverrides): Pr
 }
 
 /**
- * Runs a call as a transaction from `from` without a signature (the impersonation trick of
- * reference/ethereumjs.md §1.5), so intrinsic gas, refunds and warm addresses are exactly a real
- * transaction's. Nonce checks are skipped and a sender short of gas money is topped up; the
+ * Runs a call as a transaction from `from` without a signature (docs/ethereumjs-notes.md, "Running
+ * a transaction without a signature"), so intrinsic gas, refunds and warm addresses are exactly a
+ * real transaction's. Nonce checks are skipped and a sender short of gas money is topped up; the
  * caller runs this inside a checkpoint that is reverted.
  */
 export async function runCall(vm: VM, context: Block, request: CallRequest, gasLimit: bigint): Promise<RunTxResult> {

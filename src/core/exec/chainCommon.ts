@@ -5,7 +5,8 @@ import { ecrecover, keccak256, loadFastCrypto } from './fastCrypto.ts'
 /**
  * No KZG trusted setup is bundled (it is large and a dev chain has no blobs). Blob transactions are
  * refused before decoding; the 0x0a point-evaluation precompile gets a verifier that rejects every
- * proof, so a call to it fails like a bad proof instead of crashing runTx (reference §7.11).
+ * proof, so a call to it fails like a bad proof instead of crashing runTx
+ * (docs/ethereumjs-notes.md, "KZG").
  */
 const unsupported = (): never => {
   throw new Error('blob transactions are not supported')
@@ -30,9 +31,10 @@ export interface ChainCommonOptions {
 }
 
 /**
- * A Prague Common for our chain id. Built from a geth genesis with every fork at 0 so that any
- * code re-deriving the hardfork from a block number or timestamp still lands on Prague
- * (reference/ethereumjs.md §1.1: createCustomCommon keeps Mainnet's schedule and breaks there).
+ * A Prague Common for our chain id. Built from a geth genesis with every fork at 0 so that any code
+ * re-deriving the hardfork from a block number or timestamp still lands on Prague
+ * (createCustomCommon keeps Mainnet's schedule and breaks there: docs/ethereumjs-notes.md, "Common:
+ * geth genesis, not createCustomCommon").
  */
 export function createChainCommon(chainId: number, { crypto = 'fast' }: ChainCommonOptions = {}): Common {
   if (crypto === 'fast') void loadFastCrypto()

@@ -1,7 +1,8 @@
 /**
  * WebAssembly keccak256 and secp256k1 public-key recovery for the engine, through
- * `common.customCrypto` (reference/ethereumjs.md §6–7: recovering a sender in pure JS costs more
- * than running a transfer, and keccak is ~14% of an ERC-20 transfer).
+ * `common.customCrypto` (recovering a sender in pure JS costs more than running a transfer, and
+ * keccak is ~14% of an ERC-20 transfer: docs/ethereumjs-notes.md, "Where a transaction's time
+ * goes").
  *
  * Both load in the background: until a module is ready, and wherever it cannot load (a page whose
  * CSP forbids WebAssembly), the pure-JS functions ethereumjs uses by default answer instead. The

@@ -7,7 +7,7 @@ import { GAS_PER_PUBDATA_LIMIT, L1_GAS_PRICE } from './feeModel.ts'
 import { BASE_SYSTEM_CONTRACTS_HASHES, PROTOCOL_VERSION_NAME } from './protocolVersion.ts'
 
 /**
- * era's BlockDetails / L1BatchDetails / TransactionDetails (reference/zksync-api.md §1.6–1.7):
+ * era's BlockDetails / L1BatchDetails / TransactionDetails (docs/zksync.md, "Response shapes"):
  * camelCase, numbers as JSON numbers, every optional key present. A sealed batch is final here,
  * which era calls "verified"; the L1 transactions that would commit, prove and execute it do not
  * exist, so their hashes and times stay null.

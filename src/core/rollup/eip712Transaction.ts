@@ -151,9 +151,10 @@ function recoverSigner(digest: Uint8Array, signature: Uint8Array): Uint8Array {
 }
 
 /**
- * The EVM transaction a 0x71 transaction runs as: an unsigned EIP-1559 transaction with the
- * same nonce, fees, gas, target, value and data, whose sender is `from` (the impersonation of
- * reference/ethereumjs.md §1.5). Never put into an @ethereumjs/block: its hash() throws.
+ * The EVM transaction a 0x71 transaction runs as: an unsigned EIP-1559 transaction with the same
+ * nonce, fees, gas, target, value and data, whose sender is `from` (docs/ethereumjs-notes.md,
+ * "Running a transaction without a signature"). Never put into an @ethereumjs/block: its hash()
+ * throws.
  */
 function executableTransaction(fields: DecodedFields, from: PrefixedHexString, common: Common) {
   if (fields.maxPriorityFeePerGas > fields.maxFeePerGas) {

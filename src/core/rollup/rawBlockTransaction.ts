@@ -32,7 +32,7 @@ function packedSignature(record: TransactionRecord): Uint8Array {
 
 /**
  * One element of zks_getRawBlockTransactions: era's `zksync_types::Transaction` for an L2
- * transaction (reference/zksync-api.md §1.3), snake_case at the top, camelCase inside, byte
+ * transaction (docs/zksync.md, "Response shapes"), snake_case at the top, camelCase inside, byte
  * vectors as arrays of numbers, the fee object in snake_case.
  */
 export function rawBlockTransaction(record: TransactionRecord) {

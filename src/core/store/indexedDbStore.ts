@@ -69,9 +69,10 @@ type StoreName = 'meta' | 'nodes' | 'nodeBatches' | 'blocks' | 'segments'
 export type Durability = 'relaxed' | 'strict'
 
 /**
- * One IndexedDB database per chain name (DESIGN §5). Each commit — trie nodes, blocks, head — is
- * ONE readwrite transaction, acknowledged only when `tx.done` resolves: that is where a full disk
- * (QuotaExceededError) surfaces, after every `put` already succeeded (browser-arch §3).
+ * One IndexedDB database per chain name (docs/architecture.md, "Storage and durability"). Each
+ * commit — trie nodes, blocks, head — is ONE readwrite transaction, acknowledged only when it
+ * completes: that is where a full disk (QuotaExceededError) surfaces, after every `put` already
+ * succeeded (docs/browser-notes.md, "Where IndexedDB reports a full disk").
  *
  * Opening a store takes the chain's lease, and a commit first checks, in its own transaction,
  * that the lease is still its own: a leader that froze and was replaced by another tab can then
@@ -228,7 +229,8 @@ export class IndexedDbStore implements Store {
       if (dropAbove !== undefined) blockStore.delete(IDBKeyRange.lowerBound(Number(dropAbove) + 1))
       for (const { number, bytes } of packedBlocks) blockStore.put(bytes, Number(number))
       tx.objectStore('meta').put(meta, 'chain')
-      // A failed request aborts the transaction; a full disk shows only here, at commit (browser-arch §3).
+      // A failed request aborts the transaction; a full disk shows only here, at commit
+      // (docs/browser-notes.md, "Where IndexedDB reports a full disk").
       tx.oncomplete = () => {
         this.merged((packedNodes ? 1 : 0) + packedBlocks.length)
         resolve()

@@ -2,8 +2,9 @@ import type { NodeFilter } from './nodeFilter.ts'
 
 /**
  * Where a chain is kept. The node holds everything it reads in memory and only writes here: one
- * `commit` per state change, atomic, and a change is acknowledged only once its commit resolved.
- * A store knows nothing of blocks or tries: it keeps opaque bytes under keys (DESIGN §5).
+ * `commit` per state change, atomic, and a change is acknowledged only once its commit resolved. A
+ * store knows nothing of blocks or tries: it keeps opaque bytes under keys (docs/architecture.md,
+ * "Storage and durability").
  */
 export interface Store {
   /** The chain as last committed, or undefined for an empty store. */

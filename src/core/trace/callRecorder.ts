@@ -37,9 +37,10 @@ const EMPTY = new Uint8Array()
 
 /**
  * Builds the call tree of one transaction from the EVM's `beforeMessage`/`afterMessage` events
- * (reference/ethereumjs.md §4.2), with geth's corrections: DELEGATECALL/CALLCODE frames are
- * `from` the contract whose storage is used `to` the code's address, CREATE frames get the new
- * address, and the top frame carries the transaction's gas limit and receipt gasUsed.
+ * (docs/ethereumjs-notes.md, "Call frames from message events"), with geth's corrections:
+ * DELEGATECALL/CALLCODE frames are `from` the contract whose storage is used `to` the code's
+ * address, CREATE frames get the new address, and the top frame carries the transaction's gas limit
+ * and receipt gasUsed.
  *
  * geth also reports a SELFDESTRUCT as a frame; it shows in the frame's final run state (its
  * last instruction, and the balance it handed over). Messages cannot show two things: whether a

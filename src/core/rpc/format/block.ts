@@ -4,7 +4,7 @@ import type { BlockRecord } from '../../chain/records.ts'
 import { formatMinedTransaction } from './transaction.ts'
 
 /**
- * A block in ZKsync's key order (reference/zksync-api.md §6) with real Ethereum values (our
+ * A block in ZKsync's key order (docs/zksync.md, "Response shapes") with real Ethereum values (our
  * blocks are real blocks: roots, miner, mixHash) and the Prague header fields after them. Until
  * its L1 batch is sealed a block shows no batch (null number and timestamp), as on era.
  */

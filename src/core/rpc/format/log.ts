@@ -3,8 +3,8 @@ import type { BlockRecord, LogRecord } from '../../chain/records.ts'
 import { timestampOf, type LogTransaction } from '../../chain/storedBlock.ts'
 
 /**
- * A log in ZKsync's shape (reference/zksync-api.md §1.11): Ethereum's keys plus batch (null while
- * the batch is open) and timestamp.
+ * A log in ZKsync's shape (docs/zksync.md, "Response shapes"): Ethereum's keys plus batch (null
+ * while the batch is open) and timestamp.
  */
 export function formatLog(log: LogRecord, tx: LogTransaction, block: BlockRecord): Record<string, unknown> {
   return {

@@ -7,7 +7,7 @@ import { formatLog } from './log.ts'
 import { batchPosition } from './transaction.ts'
 
 /**
- * A receipt in ZKsync's key order (reference/zksync-api.md §1.11). Unlike era, which always
+ * A receipt in ZKsync's key order (docs/zksync.md, "Response shapes"). Unlike era, which always
  * answers 0x0, cumulativeGasUsed is the real running total.
  */
 export function formatReceipt(record: TransactionRecord, block: BlockRecord): Record<string, unknown> {

@@ -28,7 +28,7 @@ function signatureFields(signed: SignedTransaction): { v: bigint; r: bigint; s: 
 }
 
 /**
- * A transaction object in ZKsync's key order (reference/zksync-api.md §1.11), with the
+ * A transaction object in ZKsync's key order (docs/zksync.md, "Response shapes"), with the
  * Ethereum fields of its type (accessList, authorizationList) that ZKsync leaves out.
  */
 export function formatTransaction(signed: SignedTransaction, placement: TransactionPlacement | undefined): Record<string, unknown> {

@@ -75,7 +75,7 @@ const sendRawTransactionWithDetailedOutput: MethodSpec = method([data('transacti
   }
 })
 
-/** The zks_ namespace (reference/zksync-api.md §1): era's shapes, numbers and nulls. */
+/** The zks_ namespace (docs/zksync.md, "Response shapes"): era's shapes, numbers and nulls. */
 export const zksMethods: MethodTable = {
   zks_estimateFee: method([callRequest('call'), optional(stateOverrides('stateOverrides'))], async (node, [request, overrides]) => ({
     gas_limit: bigIntToHex(await estimateGasAt(node, request, LATEST, overrides)),

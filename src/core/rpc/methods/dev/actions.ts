@@ -11,8 +11,8 @@ import { address, boolean, custom, data, hash, optional } from '../../params.ts'
 import { action } from './action.ts'
 
 /**
- * The dev-node operations (reference/peers.md §3.3), each once; evm.ts, anvil.ts and hardhat.ts
- * serve them under their names.
+ * The dev-node operations (docs/methods.md, "Dev-node methods"), each once; evm.ts, anvil.ts and
+ * hardhat.ts serve them under their names.
  */
 
 // ---- state edits (dev/stateEdits.ts: at once, no block, stored before the answer) ----

@@ -91,7 +91,10 @@ const filterId = () => custom('filterId', (value) => {
   return value.toLowerCase() as PrefixedHexString
 })
 
-/** eth_getLogs and the polling filters (DESIGN §6 limits: block range, result count, filters). */
+/**
+ * eth_getLogs and the polling filters (their limits: block range, result count, filters; see
+ * docs/json-rpc.md, "Limits").
+ */
 export const logMethods: MethodTable = {
   eth_getLogs: method([custom('filter', parseLogQuery)], (node, [query]) => logsOf(node, query)),
 
