@@ -3,16 +3,13 @@
  * prebuilt node worker with `npx pagenode init <dir> --worker` and names it in startNode's
  * `worker` option, as the README says. Served as static files, run in Chromium.
  */
-import { copyFile } from 'node:fs/promises'
-import { join } from 'node:path'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { appScript, EXPECTED_RESULT, INDEX_HTML } from './support/app.ts'
-import { closeBrowser, openConsumerPage } from './support/browser.ts'
+import { closeBrowser } from './support/browser.ts'
 import { createConsumer, stopConsumerProcesses, type Consumer } from './support/consumer.ts'
-import { serveStatic } from './support/staticServer.ts'
+import { buildAndOpen, closeStaticServers } from './support/staticApp.ts'
 
 let app: Consumer
-let server: Awaited<ReturnType<typeof serveStatic>> | undefined
 
 beforeAll(async () => {
   app = await createConsumer('esbuild', {
@@ -25,17 +22,13 @@ await build({ entryPoints: ['src/main.js'], bundle: true, format: 'esm', outfile
 })
 
 afterAll(async () => {
-  await server?.close()
+  await closeStaticServers()
   await closeBrowser()
   await stopConsumerProcesses()
 })
 
 test('esbuild bundles the app; the worker copied by init --worker runs the node in Chromium', async () => {
-  await app.run('node', ['build.mjs'])
-  await app.run('npx', ['--no', '--', 'pagenode', 'init', 'out', '--worker'])
-  await copyFile(join(app.dir, 'index.html'), join(app.dir, 'out', 'index.html'))
-  server = await serveStatic(join(app.dir, 'out'))
-  const report = await openConsumerPage(server.url)
+  const report = await buildAndOpen(app, 'out', ['--worker'])
   expect(report.result).toEqual(EXPECTED_RESULT)
   expect(report.errors).toEqual([])
 })

@@ -80,6 +80,11 @@ test("a server's fallback page in place of the worker: startNode names the conte
   expect(failed).toMatch(/nodeWorker\.js is served as text\/html, not JavaScript/)
 })
 
+test('a worker script that does not parse: startNode says it loaded but failed to run', async () => {
+  const failed = await failedStart({ status: 200, type: 'text/javascript', body: 'export const = ;' })
+  expect(failed).toMatch(/nodeWorker\.js loaded but failed to run \(a syntax error/)
+})
+
 test("a Content-Security-Policy that refuses workers: startNode says so", async () => {
   const failed = await failedStart(undefined, 'csp/?csp')
   expect(failed).toMatch(/Content-Security-Policy of this page refuses the node worker \(worker-src\)/)

@@ -3,16 +3,13 @@
  * `new Worker(new URL('…', import.meta.url))` and bundles the node worker; `npx pagenode init`
  * puts the service worker script in the output. Served as static files, run in Chromium.
  */
-import { copyFile } from 'node:fs/promises'
-import { join } from 'node:path'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { appScript, EXPECTED_RESULT, INDEX_HTML } from './support/app.ts'
-import { closeBrowser, openConsumerPage } from './support/browser.ts'
+import { closeBrowser } from './support/browser.ts'
 import { createConsumer, stopConsumerProcesses, type Consumer } from './support/consumer.ts'
-import { serveStatic } from './support/staticServer.ts'
+import { buildAndOpen, closeStaticServers } from './support/staticApp.ts'
 
 let app: Consumer
-let server: Awaited<ReturnType<typeof serveStatic>> | undefined
 
 beforeAll(async () => {
   app = await createConsumer('webpack', {
@@ -38,17 +35,13 @@ compiler.run((error, stats) => {
 })
 
 afterAll(async () => {
-  await server?.close()
+  await closeStaticServers()
   await closeBrowser()
   await stopConsumerProcesses()
 })
 
 test('webpack 5 bundles the node worker from the standard form; the app runs in Chromium', async () => {
-  await app.run('node', ['build.mjs'])
-  await app.run('npx', ['--no', '--', 'pagenode', 'init', 'dist'])
-  await copyFile(join(app.dir, 'index.html'), join(app.dir, 'dist', 'index.html'))
-  server = await serveStatic(join(app.dir, 'dist'))
-  const report = await openConsumerPage(server.url)
+  const report = await buildAndOpen(app, 'dist')
   expect(report.result).toEqual(EXPECTED_RESULT)
   expect(report.errors).toEqual([])
 })
