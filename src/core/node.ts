@@ -18,6 +18,7 @@ import { TxPool } from './chain/txPool.ts'
 import { resolveConfig, type NodeConfig, type ResolvedConfig } from './config.ts'
 import { executionBlock } from './exec/blockProducer.ts'
 import { createChainCommon } from './exec/chainCommon.ts'
+import { loadFastCrypto } from './exec/fastCrypto.ts'
 import { createGenesis } from './exec/genesis.ts'
 import type { SignedTransaction } from './exec/rawTransaction.ts'
 import { StateMachine, type Sandbox } from './exec/stateMachine.ts'
@@ -211,6 +212,11 @@ export class Node {
    * in a committed block (automine) or accepted (interval/manual mining).
    */
   async submit(signed: SignedTransaction): Promise<PrefixedHexString> {
+    // The WebAssembly crypto finishes loading only when the event loop turns: a caller awaiting
+    // in-memory requests back to back never lets it, and would run every transaction on the
+    // pure-JS crypto (×3 slower). The first transaction waits for it; then this is a resolved
+    // promise. (It never rejects: where WebAssembly is refused, the JS crypto stays.)
+    await loadFastCrypto()
     await this.admit(signed)
     this.pool.add(signed, this.config.now())
     this.filters.pendingTransactionAdded(signed.hash)
