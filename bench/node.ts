@@ -2,6 +2,11 @@
  * The Node.js half of `npm run bench`: the core (createNode on the memory store) beside the
  * engine floor, a bare ethereumjs runTx of the same signed transactions, measured in the same run.
  */
+import { execFile } from 'node:child_process'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
 import { createNode, type Node } from '../src/core/node.ts'
 import { bareRunTx, FROM } from './floors.ts'
 import { median, p50, type Collector } from './report.ts'
@@ -40,6 +45,19 @@ async function sendWindowed(node: Node, raws: string[], inFlight: number): Promi
   })
 }
 
+/** tx/s of bench/coldCaller.ts in a fresh process: createNode, then `raws` awaited one by one. */
+async function coldCaller(raws: string[]): Promise<number> {
+  const dir = await mkdtemp(join(tmpdir(), 'pagenode-bench-'))
+  try {
+    await writeFile(join(dir, 'raws.json'), JSON.stringify(raws))
+    const script = new URL('./coldCaller.ts', import.meta.url).pathname
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', script, join(dir, 'raws.json')])
+    return (JSON.parse(stdout) as { txPerSecond: number }).txPerSecond
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
+}
+
 async function samples(count: number, work: () => Promise<unknown>): Promise<number[]> {
   for (let i = 0; i < 50; i++) await work()
   const times: number[] = []
@@ -73,6 +91,8 @@ export async function runNodeBench(runs: number, collect: Collector, { transfers
     collect('node', 'the same, every transaction under the callTracer', await erc20Floor('traced'), 'tx/s')
 
     collect('node', 'createNode (10 funded dev accounts, genesis)', await timed(async () => (await createNode()).close()), 'ms')
+    // Everything above ran in this process, where the WebAssembly crypto was loaded first.
+    collect('node', 'a cold process: createNode, then the 1,000 transfers awaited one by one', await coldCaller(thousand), 'tx/s')
     await withNode(async (node) => {
       collect('node', 'Node core, memory store, 1,000 transfers one by one', rate(1000, await sendWindowed(node, thousand, 1)), 'tx/s')
       collect('node', 'eth_getBalance p50', p50(await samples(2000, () => node.request({ method: 'eth_getBalance', params: [FROM, 'latest'] }))), 'ms')
