@@ -87,9 +87,13 @@ describe('node status', () => {
     expect(await call('eth_mining')).toBe(false)
   })
 
-  test('web3_clientVersion names pagenode and the package version', async () => {
+  test('web3_clientVersion is a ZKsync dev node to Hardhat's network helpers, and names pagenode and its version', async () => {
     const call = await fresh()
-    expect(await call('web3_clientVersion')).toBe(`pagenode/v${pkg.version}`)
+    const version = (await call('web3_clientVersion')) as string
+    expect(version).toBe(`zkSync/pagenode/v${pkg.version}`)
+    // The helpers' own test (checkIfDevelopmentNetwork, hardhat-network-helpers 1.x and 3.x).
+    const isDevelopmentNetwork = ['hardhatnetwork', 'zksync', 'anvil'].some((prefix) => version.toLowerCase().startsWith(prefix))
+    expect(isDevelopmentNetwork).toBe(true)
   })
 })
 
