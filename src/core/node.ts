@@ -16,7 +16,7 @@ import { SnapshotRegistry } from './chain/snapshots.ts'
 import { DecodedBlocks, RecentLogs, StoredBlock } from './chain/storedBlock.ts'
 import { TxPool } from './chain/txPool.ts'
 import { resolveConfig, type NodeConfig, type ResolvedConfig } from './config.ts'
-import { executionBlock } from './exec/blockProducer.ts'
+import { executionBlock, minedBlockContext } from './exec/blockProducer.ts'
 import { createChainCommon } from './exec/chainCommon.ts'
 import { loadFastCrypto } from './exec/fastCrypto.ts'
 import { createGenesis } from './exec/genesis.ts'
@@ -183,12 +183,17 @@ export class Node {
     return sandbox.read((vm) => vm.stateManager.getAccount(createAddressFromString(address)))
   }
 
-  /** The context a call "in" `block` runs in: the next block's number and time on its state. */
-  callContext(block: BlockRecord) {
+  /**
+   * The block a call "at" `block` runs in (eth_call, estimates, debug_traceCall), on its state:
+   * that block's own context (number, timestamp, coinbase, base fee), as geth and Hardhat run it;
+   * with `pending`, the next block's (the head's number + 1, the clock's time, the next coinbase).
+   */
+  callContext(block: BlockRecord, pending = false) {
+    if (!pending) return minedBlockContext(this.common, block.header)
     return executionBlock(this.common, {
       parent: block.header,
-      timestamp: block === this.chain.head ? this.clock.nextTimestamp(block.header.timestamp) : block.header.timestamp,
-      coinbase: block === this.chain.head ? this.params.coinbase : block.header.coinbase,
+      timestamp: this.clock.nextTimestamp(block.header.timestamp),
+      coinbase: this.params.coinbase,
       gasLimit: this.params.gasLimit,
       baseFeePerGas: this.params.baseFee(),
     })

@@ -192,12 +192,12 @@ describe('the chain of blocks', () => {
     })
   })
 
-  test('a clock that goes back does not make a block older than its parent', async () => {
+  test('a clock that goes back still makes a block later than its parent', async () => {
     let nowMs = NOW_MS
     const call = await fresh({ now: () => nowMs })
     nowMs -= 60_000
     await call('eth_sendRawTransaction', await signTx(DEV[0].key))
-    expect((await call<Block>('eth_getBlockByNumber', '0x1', false)).timestamp).toBe(NOW)
+    expect(BigInt((await call<Block>('eth_getBlockByNumber', '0x1', false)).timestamp)).toBe(BigInt(NOW) + 1n)
   })
 
   test('eth_getBlockByHash answers exactly what eth_getBlockByNumber does', async () => {

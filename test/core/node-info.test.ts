@@ -87,7 +87,7 @@ describe('node status', () => {
     expect(await call('eth_mining')).toBe(false)
   })
 
-  test('web3_clientVersion is a ZKsync dev node to Hardhat's network helpers, and names pagenode and its version', async () => {
+  test("web3_clientVersion is a ZKsync dev node to Hardhat's network helpers, and names pagenode and its version", async () => {
     const call = await fresh()
     const version = (await call('web3_clientVersion')) as string
     expect(version).toBe(`zkSync/pagenode/v${pkg.version}`)

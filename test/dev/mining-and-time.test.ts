@@ -72,11 +72,12 @@ test('evm_increaseTime answers the total offset; evm_setTime how far the clock m
   expect(Number((await call<{ timestamp: string }>('eth_getBlockByNumber', 'latest', false)).timestamp)).toBeGreaterThanOrEqual(now + 1000)
 })
 
-test('time refusals: a next timestamp before the head', async () => {
+test("time refusals: a next timestamp not after the head's (anvil's code and wording)", async () => {
   const call = await fresh()
   const head = Number((await call<{ timestamp: string }>('eth_getBlockByNumber', 'latest', false)).timestamp)
-  await expectRpcError(call('evm_setNextBlockTimestamp', head - 1), -32000, `timestamp ${head - 1} (0x${(head - 1).toString(16)}) is lower than the previous block's timestamp ${head}`)
-  await expectRpcError(call('evm_mine', head - 1), -32000, /is lower than the previous block's timestamp/)
+  await expectRpcError(call('evm_setNextBlockTimestamp', head - 1), -32602, `Timestamp error: ${head - 1} is lower than or equal to previous block's timestamp ${head}`)
+  await expectRpcError(call('evm_setNextBlockTimestamp', head), -32602, `Timestamp error: ${head} is lower than or equal to previous block's timestamp ${head}`)
+  await expectRpcError(call('evm_mine', head), -32602, /is lower than or equal to previous block's timestamp/)
   await expectRpcError(call('hardhat_setBlockTimestampInterval', 1500), -32602, 'invalid argument 0 (interval): 1500 ms is not a whole number of seconds (block timestamps are in seconds)')
 })
 
@@ -100,4 +101,25 @@ test('anvil_nodeInfo describes the head and the next block', async () => {
     environment: { baseFee: 16, chainId: 260, gasLimit: 2 ** 50, gasPrice: 16 },
     forkConfig: { forkUrl: null, forkBlockNumber: null, forkRetryBackoff: null },
   })
+})
+
+test('block timestamps strictly increase in every mining path, however many blocks one second holds', async () => {
+  const NOW_MS = 1_750_000_000_000
+  const call = await fresh({ now: () => NOW_MS }) // the wall clock stands still
+  await send(call, 0) // automine
+  await send(call, 1)
+  await call('evm_mine')
+  await call('evm_mine', { blocks: 2 })
+  await call('anvil_mine', '0x2')
+  await call('hardhat_mine', '0x3', '0x5') // the first block as any other, each later one 5 s after
+  await call('evm_setAutomine', false)
+  await send(call, 2)
+  await call('evm_mine') // manual mining: the pooled transaction
+  const count = Number(await call('eth_blockNumber')) + 1
+  const times: number[] = []
+  for (let n = 0; n < count; n++) times.push(Number((await call<{ timestamp: string }>('eth_getBlockByNumber', `0x${n.toString(16)}`, false)).timestamp))
+  expect(count).toBe(12)
+  for (let n = 1; n < count; n++) expect(times[n], `block ${n}`).toBeGreaterThan(times[n - 1])
+  // hardhat_mine's interval holds between its own blocks (blocks 8 → 9 → 10).
+  expect([times[9] - times[8], times[10] - times[9]]).toEqual([5, 5])
 })

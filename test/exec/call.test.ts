@@ -312,35 +312,48 @@ describe('eth_call', () => {
   })
 
   describe('block context', () => {
-    test('a call at latest runs in the next block: number, time, base fee, chain id', async () => {
+    test("a call at block N runs in block N's own context; at pending, in the next block's", async () => {
       let nowMs = 1_750_000_000_000
       node = await startNode({ now: () => nowMs })
       const call = rpc(node)
       const probe = (await deploy(devWallet(node), 'Probe')) as Contract
-      const head = await call<{ number: string; timestamp: string }>('eth_getBlockByNumber', 'latest', false)
+      await (await probe.set(1)).wait()
+      const to = await probe.getAddress()
+      type Header = { number: string; timestamp: string; miner: string }
+      const head = await call<Header>('eth_getBlockByNumber', 'latest', false)
+      const parent = await call<Header>('eth_getBlockByNumber', hex(BigInt(head.number) - 1n), false)
+      nowMs += 10_000 // the wall clock moves on; mined blocks keep their time
 
-      const [number, timestamp, basefee, chainid, coinbase] = words(await call('eth_call', { to: await probe.getAddress(), data: encode('context') }))
-      expect(number).toBe(BigInt(head.number) + 1n)
-      expect(timestamp).toBe(BigInt(head.timestamp))
+      const [number, timestamp, basefee, chainid, coinbase] = words(await call('eth_call', { to, data: encode('context') }, 'latest'))
+      expect([number, timestamp]).toEqual([BigInt(head.number), BigInt(head.timestamp)])
       expect(basefee).toBe(45_250_000n)
       expect(chainid).toBe(260n)
-      expect(coinbase).toBe(0n)
-
-      nowMs += 10_000
-      const [, later] = words(await call('eth_call', { to: await probe.getAddress(), data: encode('context') }))
-      expect(later).toBe(BigInt(head.timestamp) + 10n)
+      expect(coinbase).toBe(BigInt(head.miner))
+      // An older block: its own number and time (as geth and Hardhat answer).
+      const [parentNumber, parentTime] = words(await call('eth_call', { to, data: encode('context') }, parent.number))
+      expect([parentNumber, parentTime]).toEqual([BigInt(parent.number), BigInt(parent.timestamp)])
+      // pending: the block to come, at the clock's time.
+      const [next, nextTime] = words(await call('eth_call', { to, data: encode('context') }, 'pending'))
+      expect([next, nextTime]).toEqual([BigInt(head.number) + 1n, BigInt(nowMs / 1000)])
+      // The estimate and the trace run where the call does.
+      const trace = await call<{ output: string }>('debug_traceCall', { to, data: encode('context') }, 'latest', { tracer: 'callTracer' })
+      expect(words(trace.output).slice(0, 2)).toEqual([BigInt(head.number), BigInt(head.timestamp)])
     })
 
     test('BLOCKHASH gives the hashes eth_getBlockByNumber reports', async () => {
       const { call, probe, to } = await withProbe()
       await (await probe.set(1)).wait()
       await (await probe.set(2)).wait()
-      for (const n of [0, 1, 2, 3]) {
+      for (const n of [0, 1, 2]) {
         const block = await call<{ hash: string }>('eth_getBlockByNumber', hex(n), false)
         expect(await call('eth_call', { to, data: encode('hashOf', n) })).toBe(block.hash)
       }
-      // The block the call runs in has no hash yet.
-      expect(await call('eth_call', { to, data: encode('hashOf', 4) })).toBe(word(0))
+      // The block the call runs in (at latest, block 3 itself) is not among its own BLOCKHASHes.
+      expect(await call('eth_call', { to, data: encode('hashOf', 3) })).toBe(word(0))
+      // At pending the call runs in block 4, which sees block 3.
+      const three = await call<{ hash: string }>('eth_getBlockByNumber', hex(3), false)
+      expect(await call('eth_call', { to, data: encode('hashOf', 3) }, 'pending')).toBe(three.hash)
+      expect(await call('eth_call', { to, data: encode('hashOf', 4) }, 'pending')).toBe(word(0))
     })
   })
 

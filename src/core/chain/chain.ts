@@ -13,6 +13,9 @@ export type BlockRef =
 export const BLOCK_TAGS = ['latest', 'earliest', 'pending', 'safe', 'finalized', 'committed'] as const
 export type BlockTag = (typeof BLOCK_TAGS)[number]
 
+/** `pending`: what the next block would do, where a block's context matters (calls, estimates). */
+export const isPending = (ref: BlockRef): boolean => ref.kind === 'tag' && ref.tag === 'pending'
+
 /**
  * The canonical chain held in memory: blocks by number and hash, transactions by hash. Every
  * read on the hot path is served from here; the store is only written to. It starts empty and

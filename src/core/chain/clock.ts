@@ -1,6 +1,7 @@
 /**
- * Block timestamps: wall-clock seconds, never earlier than the parent's (docs/zksync.md, "Chain
- * model"). The offset, the one-shot next timestamp and the fixed interval are what the time-travel
+ * Block timestamps: wall-clock seconds, always after the parent's (docs/zksync.md, "Chain model"):
+ * Ethereum's rule, which Hardhat keeps too. Blocks mined within one second take the parent's
+ * timestamp + 1, so the chain's clock may run ahead of the wall clock for a while. The offset, the one-shot next timestamp and the fixed interval are what the time-travel
  * methods move (evm_increaseTime, evm_setNextBlockTimestamp, evm_setTime,
  * anvil_setBlockTimestampInterval).
  */
@@ -24,7 +25,7 @@ export class BlockClock {
 
   nextTimestamp(parentTimestamp: bigint): bigint {
     const wanted = this.nextOverride ?? (this.interval !== undefined ? parentTimestamp + this.interval : this.now())
-    return wanted > parentTimestamp ? wanted : parentTimestamp
+    return wanted > parentTimestamp ? wanted : parentTimestamp + 1n
   }
 
   /**

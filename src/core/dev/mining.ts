@@ -1,7 +1,6 @@
-import { bigIntToHex } from '@ethereumjs/util'
 import type { BlockRecord } from '../chain/records.ts'
 import type { Node } from '../node.ts'
-import { LimitExceededError, ServerError } from '../rpc/errors.ts'
+import { InvalidParamsError, LimitExceededError } from '../rpc/errors.ts'
 
 export interface MineRequest {
   blocks: bigint
@@ -28,7 +27,9 @@ export async function mineBlocks(node: Node, { blocks, interval, timestamp }: Mi
 /** A timestamp for the next block: never before the head's (this chain's timestamps never go back). */
 export function checkNextTimestamp(node: Node, timestamp: bigint): void {
   const head = node.chain.head.header.timestamp
-  if (timestamp < head) {
-    throw new ServerError(`timestamp ${timestamp} (${bigIntToHex(timestamp)}) is lower than the previous block's timestamp ${head}`)
+  // anvil's code and wording (-32602); a timestamp equal to the parent's is refused too, since
+  // block timestamps strictly increase (as Hardhat refuses it).
+  if (timestamp <= head) {
+    throw new InvalidParamsError(`Timestamp error: ${timestamp} is lower than or equal to previous block's timestamp ${head}`)
   }
 }

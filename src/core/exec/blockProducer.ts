@@ -56,6 +56,21 @@ export function executionBlock(common: Common, template: BlockTemplate): Block {
 }
 
 /**
+ * A mined block as the context of a call in it (eth_call at block N): its own number, timestamp,
+ * coinbase, gas limit, base fee and PREVRANDAO, as geth and Hardhat run it. One per header.
+ */
+export function minedBlockContext(common: Common, header: BlockHeader): Block {
+  let block = minedContexts.get(header)
+  if (!block) {
+    block = createBlock({ header, withdrawals: [] }, { common })
+    minedContexts.set(header, block)
+  }
+  return block
+}
+
+const minedContexts = new WeakMap<BlockHeader, Block>()
+
+/**
  * The last context made: every eth_call, estimate and trace on the head within one second asks
  * for the same one, and a Block (frozen, never written to) costs a header's validation and a
  * keccak to make (~0.04 ms of an eth_call in Node's profile).

@@ -44,17 +44,18 @@ export async function traceCall(
   request: CallRequest,
   overrides: StateOverrides | undefined,
   tracer: Tracer,
+  pending = false,
 ): Promise<unknown> {
   // Replacing a whole storage leaves a reused sandbox's caches out of step (see eth_call).
   const sandbox = replacesStorage(overrides) ? await node.state.freshSandbox(stateRootOf(block)) : await node.sandbox(block)
-  const context = node.callContext(block)
+  const context = node.callContext(block, pending)
   const cap = node.config.limits.callGasCap
   const gas = request.gas !== undefined && request.gas < cap ? request.gas : cap // as eth_call: capped, not refused
   const target: TraceTarget = {
     gasLimit: gas,
     hash: undefined,
     index: 0,
-    blockNumber: block.number,
+    blockNumber: context.header.number,
     blockHash: undefined,
     from: request.from ?? ZERO_ADDRESS,
     to: request.to,

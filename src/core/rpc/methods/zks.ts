@@ -52,7 +52,7 @@ const sendRawTransactionWithDetailedOutput: MethodSpec = method([data('transacti
   await node.admit(signed)
   const head = node.chain.head
   const sandbox = await node.sandbox(head)
-  const simulated = await sandbox.run((vm) => simulateTransaction(vm, node.callContext(head), signed))
+  const simulated = await sandbox.run((vm) => simulateTransaction(vm, node.callContext(head, true), signed))
   const placement = node.chain.nextBatchPlacement(node.clock.nextTimestamp(head.header.timestamp))
   const transactionIndex = bigIntToHex(BigInt(placement.txOffset + node.pool.size))
   await node.submit(signed)

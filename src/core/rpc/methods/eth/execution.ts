@@ -1,7 +1,7 @@
 import { bigIntToHex } from '@ethereumjs/util'
 import { bytesToHex } from '../../../hexText.ts'
 import { assertSuccess, applyStateOverrides, replacesStorage, runCall, type CallRequest, type StateOverrides } from '../../../exec/call.ts'
-import type { BlockRef } from '../../../chain/chain.ts'
+import { isPending, type BlockRef } from '../../../chain/chain.ts'
 import { estimateGas } from '../../../exec/estimateGas.ts'
 import type { Node } from '../../../node.ts'
 import { stateRootOf, type BlockRecord } from '../../../chain/records.ts'
@@ -27,7 +27,7 @@ export async function estimateGasAt(node: Node, request: CallRequest, ref: Block
   const sandbox = await sandboxFor(node, block, overrides)
   return sandbox.run(async (vm) => {
     if (overrides) await applyStateOverrides(vm, overrides)
-    return estimateGas(vm, node.callContext(block), request, node.config.limits.callGasCap)
+    return estimateGas(vm, node.callContext(block, isPending(ref)), request, node.config.limits.callGasCap)
   })
 }
 
@@ -37,7 +37,7 @@ export const executionMethods: MethodTable = {
     const sandbox = await sandboxFor(node, block, overrides)
     const result = await sandbox.run(async (vm) => {
       if (overrides) await applyStateOverrides(vm, overrides)
-      return runCall(vm, node.callContext(block), request, callGas(node, request))
+      return runCall(vm, node.callContext(block, isPending(ref)), request, callGas(node, request))
     })
     assertSuccess(result)
     return bytesToHex(result.execResult.returnValue)
