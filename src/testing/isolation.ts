@@ -30,7 +30,11 @@ export async function isolateTests(chain: Requester, mining: MiningConfig): Prom
   const info = await chain.request<{ environment: { gasLimit: number | Hex } }>('anvil_nodeInfo')
   return {
     async restore() {
-      await chain.request('evm_revert', snapshot)
+      if (!(await chain.request<boolean>('evm_revert', snapshot))) {
+        throw new Error(
+          'pagenode/testing: the snapshot taken before this test is gone (the test reverted to an earlier snapshot, or reset the chain), so the next test would not start from the same chain',
+        )
+      }
       // Only a mode the test changed is set again: the RPC takes whole seconds, so setting an
       // unchanged sub-second interval would change it.
       if ((await miningMode(chain)) !== mining.mode) {

@@ -198,6 +198,14 @@ describe('eth_uninstallFilter', () => {
     expect(await failure(call('eth_getFilterLogs', filters[0]))).toEqual({ code: -32000, message: 'filter not found' })
   })
 
+  test('filter ids are 32-byte values, always 64 hex digits', async () => {
+    node = await startNode({ limits: { maxFilters: 200 } })
+    const call = rpc(node)
+    const ids = await Promise.all(Array.from({ length: 150 }, () => call<string>('eth_newBlockFilter')))
+    for (const id of ids) expect(id).toMatch(/^0x[0-9a-f]{64}$/)
+    expect(new Set(ids).size).toBe(ids.length)
+  })
+
   test('filter ids are matched in any case; malformed ids are -32602', async () => {
     node = await startNode()
     const call = rpc(node)

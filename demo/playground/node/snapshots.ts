@@ -42,15 +42,11 @@ export function snapshotsSection(session: Session): SnapshotsSection {
         const revert = h('button', { type: 'button', class: 'secondary', testid: 'revert', 'aria-label': `Revert to snapshot ${snapshot.id} (block ${snapshot.block})` }, 'Revert')
         revert.addEventListener('click', () =>
           void runAction(revert, problem, 'revert-error', async () => {
-            try {
-              await session.request('evm_revert', [snapshot.id])
-            } catch (error) {
-              // Gone on the node (a reset, or a revert from the console, consumed it): drop it here too.
-              if (/unknown snapshot|no longer matches/.test(String((error as { message?: unknown }).message))) {
-                snapshots.splice(index, 1)
-                render()
-              }
-              throw error
+            // false: gone on the node (a reset, or a revert from the console, used it up): drop it here too.
+            if (!(await session.request('evm_revert', [snapshot.id]))) {
+              snapshots.splice(index, 1)
+              render()
+              throw new Error(`snapshot ${snapshot.id} is gone: a reset, or a revert to it or to an earlier one, used it up`)
             }
             snapshots.splice(index)
             render()

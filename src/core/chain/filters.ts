@@ -44,7 +44,8 @@ export class FilterRegistry {
     if (this.filters.size >= this.limits.maxFilters) {
       throw new LimitExceededError(`too many filters: the limit is ${this.limits.maxFilters}; uninstall unused ones`)
     }
-    const id = bytesToHex(crypto.getRandomValues(new Uint8Array(16)))
+    // A 32-byte value, always 64 digits, as the interface gives filter ids.
+    const id = bytesToHex(crypto.getRandomValues(new Uint8Array(32)))
     this.filters.set(id, { ...filter, lastPollMs: this.nowMs() })
     return id
   }

@@ -32,14 +32,12 @@ export function takeSnapshot(node: Node): Promise<bigint> {
  * as Hardhat does), the next block's settings and the pool are put back, and filters that had
  * seen the dropped blocks are rewound.
  */
-export function revertToSnapshot(node: Node, id: bigint): Promise<void> {
+export function revertToSnapshot(node: Node, id: bigint): Promise<boolean> {
   return node.miner.exclusive(async () => {
+    // Never taken, or gone (a snapshot can be reverted to once, and reverting to one discards
+    // the snapshots taken after it): nothing to do, which is not an error to the callers.
     const snapshot = node.snapshots.get(id)
-    if (!snapshot) {
-      throw new ServerError(
-        `unknown snapshot id ${bigIntToHex(id)}: it was never taken, or it is gone (a snapshot can be reverted to once, and reverting to one discards the snapshots taken after it)`,
-      )
-    }
+    if (!snapshot) return false
     const target = node.chain.byNumber(snapshot.head)
     if (target?.hash !== snapshot.headHash) {
       node.snapshots.consume(id)
@@ -59,5 +57,6 @@ export function revertToSnapshot(node: Node, id: bigint): Promise<void> {
     node.filters.rewind(snapshot.head)
     node.snapshots.consume(id)
     node.scheduleBatchSeal()
+    return true
   })
 }

@@ -32,10 +32,8 @@ export const loadStateAction = action([data('state')], async (node, [state]) => 
 // ---- snapshots and reset ----
 
 export const snapshotAction = action([], async (node) => bigIntToHex(await takeSnapshot(node)))
-export const revertAction = action([custom('id', parseSnapshotId)], async (node, [id]) => {
-  await revertToSnapshot(node, id)
-  return true
-})
+/** true once reverted; false for an id never taken or already used up, as Hardhat, anvil and ganache answer. */
+export const revertAction = action([custom('id', parseSnapshotId)], (node, [id]) => revertToSnapshot(node, id))
 export const resetAction = action([optional(custom('options', parseResetOptions))], (node) => resetChain(node))
 
 // ---- mining ----
