@@ -68,7 +68,7 @@ test('an EIP-712 transaction signed by viem (its own serializer) is mined, and p
   expect(batch).toMatchObject({ number: blockNumber, l2TxCount: 1, l1TxCount: 0, status: 'verified' })
   const details = await publicClient.getBlockDetails({ number: blockNumber })
   expect(details).toMatchObject({ number: blockNumber, l1BatchNumber: blockNumber, rootHash: receipt.blockHash })
-  expect(await publicClient.getTransactionDetails({ txHash: hash })).toMatchObject({ status: 'verified', initiatorAddress: DEV[0].address })
+  expect(await publicClient.getTransactionDetails({ txHash: hash })).toMatchObject({ status: 'included', initiatorAddress: DEV[0].address })
 
   // viem camel-cases the keys; era's enum tag `L2` has no underscore and stays.
   const [raw] = (await publicClient.getRawBlockTransaction({ number: blockNumber })) as unknown as [

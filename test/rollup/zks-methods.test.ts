@@ -191,7 +191,7 @@ const shapes: Record<string, () => Promise<void>> = {
       'ethProveTxHash',
       'ethExecuteTxHash',
     ])
-    expect(details).toMatchObject({ isL1Originated: false, status: 'verified', fee: `0x${(21_000n * 45_250_000n).toString(16)}`, initiatorAddress: DEV[0].address })
+    expect(details).toMatchObject({ isL1Originated: false, status: 'included', fee: `0x${(21_000n * 45_250_000n).toString(16)}`, initiatorAddress: DEV[0].address })
     expect(details.receivedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
     expect(await call('zks_getTransactionDetails', ZERO_HASH)).toBeNull()
   },
