@@ -71,6 +71,11 @@ export interface NodeConfig {
   /** Clock in milliseconds; tests pin it. */
   now?: () => number
   /**
+   * Bytes of deployed code a contract may have (EIP-170: 24,576; initcode may have twice as many),
+   * or false for no limit (anvil's --disable-code-size-limit, Hardhat's allowUnlimitedContractSize).
+   */
+  codeSizeLimit?: number | false
+  /**
    * Output of the debug_trace* methods: 'zksync' (ZKsync's DebugCall; callTracer by default) or
    * 'geth' (geth's exact callTracer output; the struct logger by default).
    */
@@ -89,6 +94,7 @@ export interface ResolvedConfig {
   limits: Limits
   now: () => number
   tracing: TraceStyle
+  codeSizeLimit: number | false
 }
 
 export const DEV_MNEMONIC = 'test test test test test test test test test test test junk'
@@ -116,6 +122,8 @@ export const DEFAULTS = {
   /** One batch per block: each block is final as soon as it is mined. */
   batches: { maxBlocks: 1, maxAgeMs: Infinity } as BatchSealing,
   tracing: 'zksync' as TraceStyle,
+  /** EIP-170's. */
+  codeSizeLimit: 24_576 as number | false,
 } as const
 
 export function resolveConfig(config: NodeConfig = {}): ResolvedConfig {
@@ -135,6 +143,10 @@ export function resolveConfig(config: NodeConfig = {}): ResolvedConfig {
   if (tracing !== 'zksync' && tracing !== 'geth') {
     throw new TypeError(`tracing must be 'zksync' or 'geth', got ${String(config.tracing)}`)
   }
+  const codeSizeLimit = config.codeSizeLimit ?? DEFAULTS.codeSizeLimit
+  if (codeSizeLimit !== false && !(Number.isSafeInteger(codeSizeLimit) && codeSizeLimit > 0)) {
+    throw new TypeError(`codeSizeLimit must be a positive number of bytes, or false for no limit, got ${String(config.codeSizeLimit)}`)
+  }
   return {
     chainId,
     mnemonic: config.mnemonic ?? DEFAULTS.mnemonic,
@@ -147,6 +159,7 @@ export function resolveConfig(config: NodeConfig = {}): ResolvedConfig {
     limits: { ...DEFAULT_LIMITS, ...config.limits },
     now: config.now ?? Date.now,
     tracing,
+    codeSizeLimit,
   }
 }
 

@@ -257,10 +257,15 @@ export async function createNode(options: NodeConfig = {}): Promise<Node> {
   const nodes = new TrieNodeStore(persisted?.nodes, persisted?.packedNodes, persisted?.laterNodes)
   const chain = new Chain()
   // BLOCKHASH reads the hash the chain indexed, not a decoded header's.
-  const state = await StateMachine.create(common, nodes, (n) => {
-    const block = chain.byNumber(n)
-    return block && hexToBytes(block.hash)
-  })
+  const state = await StateMachine.create(
+    common,
+    nodes,
+    (n) => {
+      const block = chain.byNumber(n)
+      return block && hexToBytes(block.hash)
+    },
+    config.codeSizeLimit,
+  )
   const clock = new BlockClock(config.now)
   const writer = new ChainWriter(store, chain, nodes, config.chainId)
 

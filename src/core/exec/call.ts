@@ -15,6 +15,7 @@ import { ExecutionRevertedError, ServerError } from '../rpc/errors.ts'
 import { engineMessage } from './engineMessage.ts'
 import { runFromAnySender } from './senderCode.ts'
 import { decodeRevertReason } from './revertReason.ts'
+import { transactionLimits } from './codeSizeLimit.ts'
 
 /** An eth_call / eth_estimateGas call object after parsing. */
 export interface CallRequest {
@@ -159,7 +160,7 @@ function impersonatedTransaction(
     request.gasPrice !== undefined && request.gasPrice > 0n
       ? createTx(
           { ...shared, type: accessList ? TransactionType.AccessListEIP2930 : TransactionType.Legacy, gasPrice: request.gasPrice, accessList },
-          { common, freeze: false },
+          { common, freeze: false, ...transactionLimits(common) },
         )
       : createTx(
           {
@@ -169,7 +170,7 @@ function impersonatedTransaction(
             maxPriorityFeePerGas: request.maxPriorityFeePerGas ?? 0n,
             accessList,
           },
-          { common, freeze: false },
+          { common, freeze: false, ...transactionLimits(common) },
         )
   tx.getSenderAddress = () => from
   return tx

@@ -7,6 +7,7 @@ import { engineMessage } from './engineMessage.ts'
 import { InvalidParamsError, TransactionRejectedError } from '../rpc/errors.ts'
 import { EIP712_TX_TYPE } from '../rollup/eip712Hash.ts'
 import { decodeEip712Transaction, type Eip712Fields } from '../rollup/eip712Transaction.ts'
+import { transactionLimits } from './codeSizeLimit.ts'
 
 /** A signed transaction whose sender has been recovered (once: ecrecover is the costliest step). */
 export interface SignedTransaction {
@@ -67,7 +68,7 @@ export function decodeRawTransaction(raw: Uint8Array, common: Common): SignedTra
 
   let tx: TypedTransaction
   try {
-    tx = createTxFromRLP(raw, { common })
+    tx = createTxFromRLP(raw, { common, ...transactionLimits(common) })
   } catch (error) {
     throw decodeFailure(error)
   }

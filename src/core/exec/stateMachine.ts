@@ -1,5 +1,5 @@
 import type { Common } from '@ethereumjs/common'
-import type { EVMMockBlockchainInterface } from '@ethereumjs/evm'
+import type { EVMMockBlockchainInterface, EVMOpts } from '@ethereumjs/evm'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import { KECCAK256_RLP, Lock, type DB } from '@ethereumjs/util'
@@ -9,6 +9,7 @@ import { recordPreimages } from './preimages.ts'
 import { ReadMemoTrie, SandboxStateManager } from './sandboxState.ts'
 import { ScratchNodeStore, type TrieNodeStore } from './trieNodeStore.ts'
 import { keepCodeAnalyses } from './codeAnalysis.ts'
+import { codeSizeOptions, DEFAULT_CODE_SIZE_LIMIT, type CodeSizeLimit } from './codeSizeLimit.ts'
 
 /** Hash of a canonical block by number, for the BLOCKHASH opcode. */
 export type BlockHashLookup = (number: bigint) => Uint8Array | undefined
@@ -34,15 +35,17 @@ export class StateMachine {
     readonly vm: VM,
     private readonly blockchain: EVMMockBlockchainInterface,
     private readonly preimages: { forget(): void },
+    private readonly evmOptions: EVMOpts,
   ) {}
 
-  static async create(common: Common, nodes: TrieNodeStore, blockHash: BlockHashLookup): Promise<StateMachine> {
+  static async create(common: Common, nodes: TrieNodeStore, blockHash: BlockHashLookup, codeSizeLimit: CodeSizeLimit = DEFAULT_CODE_SIZE_LIMIT): Promise<StateMachine> {
     const blockchain = blockHashAdapter(blockHash)
     await keepCodeAnalyses()
-    const vm = await newVm(common, nodes, undefined, blockchain, 'miner')
+    const evmOptions = codeSizeOptions(common, codeSizeLimit)
+    const vm = await newVm(common, nodes, undefined, blockchain, 'miner', evmOptions)
     // Only the miner's VM writes state that is kept: its keys are the ones a dump must name.
     const preimages = recordPreimages(vm.stateManager as MerkleStateManager, nodes)
-    return new StateMachine(common, nodes, vm, blockchain, preimages)
+    return new StateMachine(common, nodes, vm, blockchain, preimages, evmOptions)
   }
 
   /** Empties the state (anvil_reset, after the store was wiped): no nodes, no sandboxes, the empty root. */
@@ -78,7 +81,7 @@ export class StateMachine {
    * out of step with its caches after a revert (state overrides that replace whole storage).
    */
   async freshSandbox(stateRoot: Uint8Array): Promise<Sandbox> {
-    return new Sandbox(await newVm(this.common, new ScratchNodeStore(this.nodes), stateRoot, this.blockchain, 'sandbox'))
+    return new Sandbox(await newVm(this.common, new ScratchNodeStore(this.nodes), stateRoot, this.blockchain, 'sandbox', this.evmOptions))
   }
 }
 
@@ -122,6 +125,7 @@ async function newVm(
   root: Uint8Array | undefined,
   blockchain: EVMMockBlockchainInterface,
   role: 'miner' | 'sandbox',
+  evmOpts: EVMOpts,
 ): Promise<VM> {
   const options = { db, useKeyHashing: true, common, valueEncoding: 'view', root } as const
   // The miner's caches outlive its blocks (a block is committed, never reverted); a sandbox's
@@ -130,7 +134,7 @@ async function newVm(
     role === 'miner'
       ? new MerkleStateManager({ common, trie: new MerklePatriciaTrie(options), caches: new Caches() })
       : new SandboxStateManager({ common, trie: new ReadMemoTrie(options), caches: new Caches() })
-  return createVM({ common, stateManager, blockchain })
+  return createVM({ common, stateManager, blockchain, evmOpts })
 }
 
 /** The VM only needs block hashes (BLOCKHASH); blocks themselves are stored by the chain. */

@@ -15,6 +15,7 @@ import type { SignedTransaction } from '../exec/rawTransaction.ts'
 import { InvalidParamsError, TransactionRejectedError } from '../rpc/errors.ts'
 import { bytecodeHash, InvalidBytecodeError } from './bytecodeHash.ts'
 import { EIP712_TX_TYPE, eip712Digest, eip712TransactionHash } from './eip712Hash.ts'
+import { transactionLimits } from '../exec/codeSizeLimit.ts'
 
 /**
  * What a ZKsync EIP-712 (0x71) transaction carries beyond the EVM transaction that stands in for
@@ -171,7 +172,7 @@ function executableTransaction(fields: DecodedFields, from: PrefixedHexString, c
       value: fields.value,
       data: fields.data,
     },
-    { common, freeze: false },
+    { common, freeze: false, ...transactionLimits(common) },
   )
   const sender = createAddressFromString(from)
   tx.getSenderAddress = () => sender

@@ -8,6 +8,7 @@ import type { BlockRecord, LogRecord, TransactionRecord } from '../chain/records
 import { transactionBytes, type SignedTransaction } from '../exec/rawTransaction.ts'
 import { isEip712Transaction, restoreEip712Transaction } from '../rollup/eip712Transaction.ts'
 import { payload, payloadBigInt, payloadNumber, rlpElement, rlpElements, rlpItem } from './rlpWalk.ts'
+import { transactionLimits } from '../exec/codeSizeLimit.ts'
 
 /**
  * A block record as stored: one RLP value holding the header, the signed transactions with the
@@ -60,7 +61,7 @@ type EncodedBlock = [Field, Field, Field, Field, EncodedTx[], Field?, Field?, Fi
  */
 function decodeTransaction(bytes: Uint8Array, hash: PrefixedHexString, from: PrefixedHexString, common: Common): SignedTransaction {
   if (isEip712Transaction(bytes)) return restoreEip712Transaction(bytes, hash, common)
-  const tx = createTxFromRLP(bytes, { common, freeze: false })
+  const tx = createTxFromRLP(bytes, { common, freeze: false, ...transactionLimits(common) })
   const sender = createAddressFromString(from)
   tx.getSenderAddress = () => sender
   return { tx, hash, from }

@@ -9,6 +9,7 @@ import { InvalidParamsError, UnauthorizedError } from '../rpc/errors.ts'
 import { estimateGasAt } from '../rpc/methods/eth/execution.ts'
 import type { TransactionRequest } from '../rpc/transactionObject.ts'
 import { devAccount } from './signer.ts'
+import { transactionLimits } from '../exec/codeSizeLimit.ts'
 
 const LATEST = { kind: 'tag', tag: 'latest' } as const
 
@@ -60,7 +61,7 @@ async function nextNonce(node: Node, from: PrefixedHexString): Promise<bigint> {
 
 function build(node: Node, data: TypedTxData, opts: { freeze: boolean }): TypedTransaction {
   try {
-    return createTx(data, { common: node.common, ...opts })
+    return createTx(data, { common: node.common, ...opts, ...transactionLimits(node.common) })
   } catch (error) {
     throw new InvalidParamsError(`invalid argument 0 (transaction): ${engineMessage(error)}`)
   }
