@@ -1,6 +1,9 @@
+import type { RequesterWire, ResponderWire } from './reliableChannel.ts'
+
 /**
  * What the service worker, the page library and the leader's HTTP relay agree on. The service
- * worker script is built from this file too, so it must stay free of node code and imports.
+ * worker script is built from this file too, so it must stay free of node code, and import only
+ * modules that are free of it too (reliableChannel.ts).
  *
  * HTTP_PROTOCOL changes whenever any message below changes shape. The page checks the script's
  * protocol in a handshake, the script checks the page's (from its registration URL) and the relay
@@ -53,6 +56,35 @@ export type HttpMessage =
   | { type: 'response'; id: string; relay: string; body: string | null }
   /** A relay started listening: requests waiting for one are sent again at once. */
   | { type: 'up'; relay: string; protocol: number }
+
+export type HttpRequestMessage = Extract<HttpMessage, { type: 'request' }>
+
+/** What the service worker relays: the request's body text, and the method its path names. */
+export interface HttpCall {
+  body: string
+  pathMethod?: string
+}
+
+/**
+ * Requests on the http channel (bridge/reliableChannel.ts): the service worker's `request`, a
+ * relay's `ack` and `response`, each naming its relay; `up` is a relay that started listening.
+ */
+export const httpRequesterWire: RequesterWire<HttpCall, string | null, HttpMessage> = {
+  request: (id, { body, pathMethod }) => ({ type: 'request', protocol: HTTP_PROTOCOL, id, body, ...(pathMethod === undefined ? {} : { pathMethod }) }),
+  read(message) {
+    if (message.type === 'ack') return { type: 'ack', id: message.id, by: message.relay }
+    if (message.type === 'response') return { type: 'answer', id: message.id, answer: message.body }
+    if (message.type === 'up') return { type: 'responder', by: message.relay }
+    return undefined
+  },
+}
+
+/** The relay `relay`'s end of the same. */
+export const httpResponderWire = (relay: string): ResponderWire<HttpRequestMessage, string | null, HttpMessage> => ({
+  read: (message) => (message.type === 'request' ? { id: message.id, request: message } : undefined),
+  ack: (id) => ({ type: 'ack', id, relay }),
+  answer: (id, body) => ({ type: 'response', id, relay, body }),
+})
 
 /** Page → service worker, by postMessage with a MessagePort for the reply. */
 export type ControlMessage = { type: 'pagenode:claim' } | { type: 'pagenode:hello'; protocol: number }
