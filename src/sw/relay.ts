@@ -9,7 +9,6 @@
  */
 import {
   errorResponseFor,
-  HttpErrorCode,
   httpChannelName,
   httpRequesterWire,
   lockPrefix,
@@ -17,6 +16,7 @@ import {
   type HttpCall,
   type HttpMessage,
 } from '../bridge/http.ts'
+import { HttpErrorCode } from '../bridge/httpRules.ts'
 import { Requester, type Delivery } from '../bridge/reliableChannel.ts'
 
 /** With no lock of the chain held or asked for after this long, no node is coming: say so. */

@@ -13,13 +13,13 @@ import {
   ACK_DELAY_MS,
   errorResponseFor,
   HTTP_PROTOCOL,
-  HttpErrorCode,
   httpChannelName,
   httpLockName,
   httpResponderWire,
   type HttpMessage,
   type HttpRequestMessage,
 } from '../bridge/http.ts'
+import { HttpErrorCode } from '../bridge/httpRules.ts'
 import { Responder } from '../bridge/reliableChannel.ts'
 import { isRead } from './methodKinds.ts'
 
