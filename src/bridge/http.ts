@@ -1,6 +1,10 @@
+import { endpointPath, type EndpointPath } from './httpRules.ts'
+import type { RequesterWire, ResponderWire } from './reliableChannel.ts'
+
 /**
  * What the service worker, the page library and the leader's HTTP relay agree on. The service
- * worker script is built from this file too, so it must stay free of node code and imports.
+ * worker script is built from this file too, so it must stay free of node code, and import only
+ * modules that are free of it too (httpRules.ts, reliableChannel.ts).
  *
  * HTTP_PROTOCOL changes whenever any message below changes shape. The page checks the script's
  * protocol in a handshake, the script checks the page's (from its registration URL) and the relay
@@ -53,6 +57,35 @@ export type HttpMessage =
   | { type: 'response'; id: string; relay: string; body: string | null }
   /** A relay started listening: requests waiting for one are sent again at once. */
   | { type: 'up'; relay: string; protocol: number }
+
+export type HttpRequestMessage = Extract<HttpMessage, { type: 'request' }>
+
+/** What the service worker relays: the request's body text, and the method its path names. */
+export interface HttpCall {
+  body: string
+  pathMethod?: string
+}
+
+/**
+ * Requests on the http channel (bridge/reliableChannel.ts): the service worker's `request`, a
+ * relay's `ack` and `response`, each naming its relay; `up` is a relay that started listening.
+ */
+export const httpRequesterWire: RequesterWire<HttpCall, string | null, HttpMessage> = {
+  request: (id, { body, pathMethod }) => ({ type: 'request', protocol: HTTP_PROTOCOL, id, body, ...(pathMethod === undefined ? {} : { pathMethod }) }),
+  read(message) {
+    if (message.type === 'ack') return { type: 'ack', id: message.id, by: message.relay }
+    if (message.type === 'response') return { type: 'answer', id: message.id, answer: message.body }
+    if (message.type === 'up') return { type: 'responder', by: message.relay }
+    return undefined
+  },
+}
+
+/** The relay `relay`'s end of the same. */
+export const httpResponderWire = (relay: string): ResponderWire<HttpRequestMessage, string | null, HttpMessage> => ({
+  read: (message) => (message.type === 'request' ? { id: message.id, request: message } : undefined),
+  ack: (id) => ({ type: 'ack', id, relay }),
+  answer: (id, body) => ({ type: 'response', id, relay, body }),
+})
 
 /** Page → service worker, by postMessage with a MessagePort for the reply. */
 export type ControlMessage = { type: 'pagenode:claim' } | { type: 'pagenode:hello'; protocol: number }
@@ -117,31 +150,15 @@ export function normalizeBaseUrl(base: string, pageUrl: string): string {
   return url.origin + path
 }
 
-/** Which endpoint a request URL hits, if any. */
-export type EndpointMatch =
-  /** `{base}` or `{base}/`: the method is in the body. */
-  | { kind: 'root' }
-  /** `{base}/<method>`. */
-  | { kind: 'method'; method: string }
-  /** Under a base but not an endpoint (`{base}/a/b`, a bad escape): answered 404, never sent out. */
-  | { kind: 'other' }
+/** Which endpoint a request URL hits, if any (httpRules.ts: `{base}/`, `{base}/<method>`, or neither). */
+export type EndpointMatch = EndpointPath
 
 /** Matches by origin and path (the query is ignored); undefined when no base covers the URL. */
 export function matchEndpoint(requestUrl: string, baseUrls: readonly string[]): EndpointMatch | undefined {
   const url = new URL(requestUrl)
   const target = url.origin + url.pathname
-  for (const base of baseUrls) {
-    if (target !== base && !target.startsWith(`${base}/`)) continue
-    const rest = target.slice(base.length).split('/').filter((segment) => segment !== '')
-    if (rest.length === 0) return { kind: 'root' }
-    if (rest.length > 1) return { kind: 'other' }
-    try {
-      return { kind: 'method', method: decodeURIComponent(rest[0]) }
-    } catch {
-      return { kind: 'other' }
-    }
-  }
-  return undefined
+  const base = baseUrls.find((base) => target === base || target.startsWith(`${base}/`))
+  return base === undefined ? undefined : endpointPath(target.slice(base.length))
 }
 
 /**
@@ -172,9 +189,3 @@ export function errorResponseFor(requestText: string, code: number, message: str
   const id = idOf(body)
   return id ? JSON.stringify({ jsonrpc: '2.0', ...id, error }) : null
 }
-
-/** The error codes the HTTP path answers with on its own (the node's are in core/rpc/errors.ts). */
-export const HttpErrorCode = {
-  invalidRequest: -32600,
-  internal: -32603,
-} as const

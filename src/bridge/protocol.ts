@@ -8,6 +8,7 @@
  * calls on a MessagePort of their own (requestPort.ts), where every microsecond is latency.
  */
 import type { MiningConfig } from '../core/config.ts'
+import type { RequesterWire, ResponderWire } from './reliableChannel.ts'
 
 export type Durability = 'relaxed' | 'strict'
 
@@ -67,7 +68,7 @@ export const channelNames = (name: string) => ({
   rpc: `pagenode:${name}:rpc`,
 })
 
-/** Messages on the rpc channel: calls from followers (and, later, the service worker). */
+/** Messages on the rpc channel: followers' calls and their answers, and the leader's pushes. */
 export type ChannelMessage =
   /** `retried`: sent again after a leader change, so an earlier leader may have run it already. */
   | { type: 'call'; id: string; method: string; params: unknown; retried?: boolean }
@@ -77,3 +78,31 @@ export type ChannelMessage =
   | { type: 'leader'; epoch: string }
   /** The leader's eth_accounts changed: every tab's provider emits accountsChanged. */
   | { type: 'accounts'; accounts: string[] }
+
+/** A call a follower forwards to the leader. */
+export interface ForwardedCall {
+  method: string
+  params: unknown
+}
+
+export type CallMessage = Extract<ChannelMessage, { type: 'call' }>
+
+/**
+ * Forwarded calls on the rpc channel (bridge/reliableChannel.ts): a follower's `call`, the
+ * leader's `ack` and `outcome`; a `leader` announcement is a new responder (the old one is gone).
+ */
+export const callRequesterWire: RequesterWire<ForwardedCall, Outcome, ChannelMessage> = {
+  request: (id, { method, params }, retried) => ({ type: 'call', id, method, params, retried }),
+  read(message) {
+    if (message.type === 'ack') return { type: 'ack', id: message.id }
+    if (message.type === 'outcome') return { type: 'answer', id: message.id, answer: message.outcome }
+    if (message.type === 'leader') return { type: 'responder' }
+    return undefined
+  },
+}
+
+export const callResponderWire: ResponderWire<CallMessage, Outcome, ChannelMessage> = {
+  read: (message) => (message.type === 'call' ? { id: message.id, request: message } : undefined),
+  ack: (id) => ({ type: 'ack', id }),
+  answer: (id, outcome) => ({ type: 'outcome', id, outcome }),
+}

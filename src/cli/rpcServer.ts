@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { ErrorCode, type Pagenode } from '../core/index.ts'
+import type { Pagenode } from '../core/index.ts'
+import { endpointPath, HttpErrorCode, route, rpcAnswer, rpcError, tooLarge, type HeaderOf, type HttpAnswer } from '../bridge/httpRules.ts'
 import { readRequestBody } from './requestBody.ts'
 import type { RequestRecord } from './requestLog.ts'
 
@@ -13,7 +14,8 @@ export interface RpcServerOptions {
 /**
  * The node over HTTP (docs/cli.md, "Over HTTP"): `POST /` and `POST /<method>`, every JSON-RPC
  * answer HTTP 200 `application/json` (errors included), CORS on every response so a page on any
- * origin can call it, `OPTIONS` preflights answered, other verbs 405.
+ * origin can call it, `OPTIONS` preflights answered, other verbs 405. The rules are the service
+ * worker's too (bridge/httpRules.ts); this is their adapter to Node's http server.
  *
  * The port is bound before the node exists (a port in use fails fast, before a state file is
  * touched); requests that arrive before `attach` wait for the node.
@@ -39,7 +41,7 @@ export class RpcServer {
     this.serve(request, response, bodyWithheld).catch((error: unknown) => {
       // Only a bug gets here; still answer in JSON-RPC terms rather than leave the client hanging.
       if (!response.headersSent) {
-        send(response, 200, rpcError(ErrorCode.internal, error instanceof Error ? error.message : String(error)))
+        send(response, rpcError(HttpErrorCode.internal, error instanceof Error ? error.message : String(error), headerOf(request)))
       } else response.destroy()
     })
   }
@@ -86,64 +88,38 @@ export class RpcServer {
         ...fields,
       })
 
-    setCorsHeaders(request, response)
     // Once shutting down, a kept-alive connection is closed after its current answer.
     if (this.closing) response.setHeader('Connection', 'close')
 
-    if (request.method === 'OPTIONS') {
-      response.writeHead(204, { 'Access-Control-Max-Age': '86400' }).end()
+    const header = headerOf(request)
+    const routed = route({ verb: request.method ?? '', path, endpoint: endpointPath(path), header }, '')
+    if (routed.kind === 'answer') {
+      send(response, routed.answer)
       return record({})
     }
-    if (request.method !== 'POST') {
-      response.setHeader('Allow', 'POST, OPTIONS')
-      send(response, 405, rpcError(ErrorCode.invalidRequest, `HTTP ${request.method} is not supported: send JSON-RPC requests with POST`))
-      return record({})
-    }
-    const pathMethod = methodFromPath(path)
-    if (pathMethod === null) {
-      send(response, 404, rpcError(ErrorCode.invalidRequest, `nothing is served at ${path}: POST to / or to /<method>`))
-      return record({})
-    }
+    const { pathMethod } = routed
 
     const body = await readRequestBody(request, this.options.maxRequestBytes)
     if (body.kind === 'aborted') return
     if (body.kind === 'tooLarge') {
-      const text = rpcError(ErrorCode.invalidRequest, `request too large: the limit is ${this.options.maxRequestBytes} bytes`)
+      const answer = tooLarge(this.options.maxRequestBytes, header)
       refuseRestOfBody(request, response, bodyWithheld)
-      send(response, 200, text)
-      return record({ pathMethod, response: text, note: 'request too large' })
+      send(response, answer)
+      return record({ pathMethod, response: answer.body, note: 'request too large' })
     }
 
     const node = await this.node
     const reply = await node.handleText(body.text, pathMethod)
     // A notification (or a batch of them) has nothing to answer: 200 with an empty body, as geth.
-    send(response, 200, reply ?? '')
+    send(response, rpcAnswer(reply ?? null, header))
     record({ pathMethod, request: body.text, response: reply })
   }
 }
 
-/** `/` → no method; `/eth_chainId` → eth_chainId; deeper paths → null (not an endpoint). */
-function methodFromPath(path: string): string | undefined | null {
-  const segments = path.split('/').filter((segment) => segment !== '')
-  if (segments.length === 0) return undefined
-  if (segments.length > 1) return null
-  try {
-    return decodeURIComponent(segments[0])
-  } catch {
-    return null
-  }
-}
-
-function setCorsHeaders(request: IncomingMessage, response: ServerResponse): void {
-  response.setHeader('Access-Control-Allow-Origin', '*')
-  response.setHeader('Access-Control-Allow-Methods', 'POST, OPTIONS')
-  // Whatever headers the page's client sends (Content-Type, Authorization, custom ones) are fine.
-  const requested = request.headers['access-control-request-headers']
-  response.setHeader('Access-Control-Allow-Headers', requested ?? 'Content-Type')
-  if (requested) response.setHeader('Vary', 'Access-Control-Request-Headers')
-  // Chrome asks before a public page may call a server on this machine (Private Network Access).
-  if (request.headers['access-control-request-private-network'] === 'true') {
-    response.setHeader('Access-Control-Allow-Private-Network', 'true')
+function headerOf(request: IncomingMessage): HeaderOf {
+  return (name) => {
+    const value = request.headers[name]
+    return Array.isArray(value) ? value.join(', ') : value
   }
 }
 
@@ -173,14 +149,8 @@ function refuseRestOfBody(request: IncomingMessage, response: ServerResponse, bo
   })
 }
 
-function send(response: ServerResponse, status: number, body: string): void {
-  response.writeHead(status, {
-    'Content-Type': 'application/json',
-    'Content-Length': Buffer.byteLength(body),
-  })
+function send(response: ServerResponse, { status, headers, body }: HttpAnswer): void {
+  // A 204 (the preflight) has no body, nor a length.
+  response.writeHead(status, status === 204 ? headers : { ...headers, 'Content-Length': Buffer.byteLength(body) })
   response.end(body)
-}
-
-function rpcError(code: number, message: string): string {
-  return JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } })
 }

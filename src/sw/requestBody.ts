@@ -1,32 +1,23 @@
 /**
- * Reads a request body as text, up to `limit` bytes. A declared Content-Length over the limit is
- * refused before reading; a streamed body is cancelled as soon as it passes the limit, so an
- * oversized body never sits whole in the service worker's memory nor crosses the channel.
+ * The service worker's adapter for reading a request body (bridge/httpRules.ts BodyReader, shared
+ * with the CLI's server): a declared Content-Length over the limit is refused before reading; a
+ * streamed body is cancelled as soon as it passes the limit, so an oversized body never sits whole
+ * in the service worker's memory nor crosses the channel.
  */
+import { BodyReader } from '../bridge/httpRules.ts'
+
+/** The body as text, or undefined when it is over `limit` bytes. */
 export async function readBodyText(request: Request, limit: number): Promise<string | undefined> {
-  if (Number(request.headers.get('content-length')) > limit) return undefined
-  if (!request.body) {
-    const text = await request.text()
-    return new TextEncoder().encode(text).length > limit ? undefined : text
-  }
+  const body = new BodyReader(limit)
+  if (body.refusesDeclared(request.headers.get('content-length'))) return undefined
+  if (!request.body) return body.add(new Uint8Array(await request.arrayBuffer())) ? body.text() : undefined
   const reader = request.body.getReader()
-  const chunks: Uint8Array[] = []
-  let size = 0
   for (;;) {
     const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > limit) {
+    if (done) return body.text()
+    if (!body.add(value)) {
       await reader.cancel().catch(() => {})
       return undefined
     }
-    chunks.push(value)
   }
-  const bytes = new Uint8Array(size)
-  let offset = 0
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset)
-    offset += chunk.byteLength
-  }
-  return new TextDecoder().decode(bytes)
 }

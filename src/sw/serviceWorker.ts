@@ -11,7 +11,6 @@
  */
 import {
   HTTP_PROTOCOL,
-  HttpErrorCode,
   MAX_REQUEST_BYTES,
   errorResponseFor,
   matchEndpoint,
@@ -20,9 +19,10 @@ import {
   type EndpointMatch,
   type HelloReply,
 } from '../bridge/http.ts'
+import { HttpErrorCode, route, rpcAnswer, rpcError, tooLarge, type HeaderOf } from '../bridge/httpRules.ts'
 import { relayToNode } from './relay.ts'
 import { readBodyText } from './requestBody.ts'
-import { methodNotAllowed, preflight, rpcError, rpcResponse } from './responses.ts'
+import { toResponse } from './responses.ts'
 
 declare const self: ServiceWorkerGlobalScope
 /** Set by the build (src/vite/serviceWorkerScript.ts). */
@@ -56,31 +56,27 @@ self.addEventListener('message', (event) => {
 self.addEventListener('fetch', (event) => {
   const match = matchEndpoint(event.request.url, config.baseUrls)
   if (!match) return
+  const header: HeaderOf = (name) => event.request.headers.get(name)
   event.respondWith(
-    answer(event.request, match).catch((error: unknown) =>
-      rpcError(HttpErrorCode.internal, `pagenode service worker: ${error instanceof Error ? error.message : String(error)}`),
+    answer(event.request, match, header).catch((error: unknown) =>
+      toResponse(rpcError(HttpErrorCode.internal, `pagenode service worker: ${error instanceof Error ? error.message : String(error)}`, header)),
     ),
   )
 })
 
-async function answer(request: Request, match: EndpointMatch): Promise<Response> {
-  if (request.method === 'OPTIONS') return preflight(request)
-  if (request.method !== 'POST') return methodNotAllowed(request.method)
-  if (match.kind === 'other') {
-    const path = new URL(request.url).pathname
-    return rpcError(HttpErrorCode.invalidRequest, `nothing is served at ${path}: POST to {base}/ or to {base}/<method>`, 404)
-  }
+/** The endpoint's HTTP rules (bridge/httpRules.ts, the CLI's too), then the relay to the node. */
+async function answer(request: Request, endpoint: EndpointMatch, header: HeaderOf): Promise<Response> {
+  const routed = route({ verb: request.method, path: new URL(request.url).pathname, endpoint, header }, '{base}')
+  if (routed.kind === 'answer') return toResponse(routed.answer)
   const body = await readBodyText(request, MAX_REQUEST_BYTES)
-  if (body === undefined) {
-    return rpcError(HttpErrorCode.invalidRequest, `request too large: the limit is ${MAX_REQUEST_BYTES} bytes`)
-  }
+  if (body === undefined) return toResponse(tooLarge(MAX_REQUEST_BYTES, header))
   if (config.protocol !== HTTP_PROTOCOL) {
     // The page registered this script expecting another protocol: the file on the site is stale.
-    return rpcResponse(errorResponseFor(body, HttpErrorCode.internal, staleScriptMessage(config.protocol)))
+    return toResponse(rpcAnswer(errorResponseFor(body, HttpErrorCode.internal, staleScriptMessage(config.protocol)), header))
   }
   const baseUrl = config.baseUrls.find((base) => request.url.startsWith(base)) ?? config.baseUrls[0]
-  const reply = await relayToNode({ name: config.name, baseUrl }, body, match.kind === 'method' ? match.method : undefined)
-  return rpcResponse(reply)
+  const reply = await relayToNode({ name: config.name, baseUrl }, body, routed.pathMethod)
+  return toResponse(rpcAnswer(reply, header))
 }
 
 function staleScriptMessage(pageProtocol: number): string {

@@ -13,15 +13,18 @@ import {
   ACK_DELAY_MS,
   errorResponseFor,
   HTTP_PROTOCOL,
-  HttpErrorCode,
   httpChannelName,
   httpLockName,
+  httpResponderWire,
   type HttpMessage,
+  type HttpRequestMessage,
 } from '../bridge/http.ts'
+import { HttpErrorCode } from '../bridge/httpRules.ts'
+import { Responder } from '../bridge/reliableChannel.ts'
 import { isRead } from './methodKinds.ts'
 
 /** Whether every call of a request is a read (methodKinds.ts); a body that does not parse counts as not. */
-function readsOnly({ body, pathMethod }: Extract<HttpMessage, { type: 'request' }>): boolean {
+function readsOnly({ body, pathMethod }: HttpRequestMessage): boolean {
   if (pathMethod !== undefined) return isRead(pathMethod)
   try {
     const parsed: unknown = JSON.parse(body)
@@ -37,13 +40,11 @@ export interface TextHandler {
   handleText(text: string, pathMethod?: string): Promise<string | undefined>
 }
 
-/** Request ids already taken, so a re-sent copy runs once (the service worker re-sends until acked or answered). */
-const REMEMBERED_REQUESTS = 10_000
-
 export class HttpRelay {
   readonly id = crypto.randomUUID()
   private channel: BroadcastChannel | undefined
-  private readonly seen = new Set<string>()
+  /** Takes the requests on the channel (bridge/reliableChannel.ts): each id runs once. */
+  private requests: Responder<HttpRequestMessage, string | null, HttpMessage> | undefined
   private release: (() => void) | undefined
   private closed = false
   /** Withdraws a lock request still waiting, so a closed relay stops counting as a node. */
@@ -80,29 +81,18 @@ export class HttpRelay {
 
   private listen(): void {
     this.channel = new BroadcastChannel(httpChannelName(this.name))
-    this.channel.onmessage = (event: MessageEvent<HttpMessage>) => void this.onRequest(event.data)
+    this.requests = new Responder(this.channel, httpResponderWire(this.id), {
+      run: (request) => this.answer(request),
+      // The response says "taken" by itself: only an answer that takes a while is acknowledged first.
+      // Not a write: were this relay gone before acknowledging, the service worker would send it to
+      // the next one, and it could run twice; acknowledged, the caller hears "outcome unknown".
+      ackAfterMs: (request) => (readsOnly(request) ? ACK_DELAY_MS : 0),
+    })
     // Requests already waiting (sent while no relay listened) are re-sent at once on this.
-    this.post({ type: 'up', relay: this.id, protocol: HTTP_PROTOCOL })
+    this.channel.postMessage({ type: 'up', relay: this.id, protocol: HTTP_PROTOCOL } satisfies HttpMessage)
   }
 
-  private async onRequest(message: HttpMessage): Promise<void> {
-    if (message.type !== 'request') return
-    const ack = () => this.post({ type: 'ack', id: message.id, relay: this.id })
-    // A copy the service worker sent again, not having heard that the request runs: say so now.
-    if (this.seen.has(message.id)) return ack()
-    this.remember(message.id)
-    // The response says "taken" by itself: only an answer that takes a while is acknowledged first.
-    // Not a write: were this relay gone before acknowledging, the service worker would send it to
-    // the next one, and it could run twice; acknowledged, the caller hears "outcome unknown".
-    let slow: ReturnType<typeof setTimeout> | undefined
-    if (readsOnly(message)) slow = setTimeout(ack, ACK_DELAY_MS)
-    else ack()
-    const body = await this.answer(message)
-    clearTimeout(slow)
-    if (!this.closed) this.post({ type: 'response', id: message.id, relay: this.id, body })
-  }
-
-  private async answer(message: Extract<HttpMessage, { type: 'request' }>): Promise<string | null> {
+  private async answer(message: HttpRequestMessage): Promise<string | null> {
     if (message.protocol !== HTTP_PROTOCOL) {
       return errorResponseFor(
         message.body,
@@ -120,19 +110,11 @@ export class HttpRelay {
     }
   }
 
-  private remember(id: string): void {
-    this.seen.add(id)
-    if (this.seen.size > REMEMBERED_REQUESTS) this.seen.delete(this.seen.values().next().value!)
-  }
-
-  private post(message: HttpMessage): void {
-    this.channel?.postMessage(message)
-  }
-
   /** Stops answering and hands the lock (and so the endpoint) to the next tab waiting for it. */
   close(): void {
     this.closed = true
     this.abandon.abort()
+    this.requests?.close()
     this.channel?.close()
     this.channel = undefined
     this.release?.()

@@ -5,7 +5,8 @@ import { toRpcError } from '../core/rpc/errors.ts'
 import { Subscriptions, type SubscriptionMessage } from '../core/rpc/subscriptions.ts'
 import { IndexedDbStore } from '../core/store/indexedDbStore.ts'
 import type { Store } from '../core/store/store.ts'
-import { channelNames, type ChannelMessage, type Outcome, type WorkerOptions } from '../bridge/protocol.ts'
+import { callResponderWire, channelNames, type CallMessage, type ChannelMessage, type Outcome, type WorkerOptions } from '../bridge/protocol.ts'
+import { Responder } from '../bridge/reliableChannel.ts'
 import { HttpRelay } from './httpRelay.ts'
 import { whenFree } from './locks.ts'
 import { SenderRecovery } from './senderRecovery.ts'
@@ -13,8 +14,8 @@ import { SenderRecovery } from './senderRecovery.ts'
 /** Who asked: this tab's own page, or another tab (by its id) through the channel. */
 export type Caller = 'page' | string
 
-/** Ids of forwarded calls already taken, so a re-sent call runs once (the channel does not buffer). */
-const REMEMBERED_CALLS = 10_000
+/** The tab a forwarded call comes from (its id is `<tab>/<n>`). */
+const tabOf = (id: string): string => id.split('/')[0]
 
 /**
  * The tab that owns the chain: it runs the core node on the IndexedDB store and serves its own
@@ -28,9 +29,10 @@ export class Leader {
   /** The node once the chain is loaded; rejects if it cannot be opened. */
   readonly ready: Promise<Node>
   private readonly subscriptions = new Map<Caller, Subscriptions>()
-  private readonly seen = new Set<string>()
   /** Only a persisted chain is shared between tabs; a memory chain belongs to its tab alone. */
   private readonly channel: BroadcastChannel | undefined
+  /** Takes the followers' calls on the channel (bridge/reliableChannel.ts): acknowledged at once, each id run once. */
+  private readonly forwarded: Responder<CallMessage, Outcome, ChannelMessage> | undefined
   /** Answers the service worker's HTTP requests, when this page asked for an endpoint. */
   private readonly http: HttpRelay | undefined
   private readonly closing = new AbortController()
@@ -46,7 +48,11 @@ export class Leader {
   ) {
     if (options.persist) {
       this.channel = new BroadcastChannel(channelNames(options.name).rpc)
-      this.channel.onmessage = (event: MessageEvent<ChannelMessage>) => void this.onChannel(event.data)
+      this.forwarded = new Responder(this.channel, callResponderWire, {
+        run: (call, id) => this.call(call.method, call.params, tabOf(id), call.retried),
+        // This tab's own follower, from before it took over: its calls were handed over directly.
+        ignore: (id) => tabOf(id) === this.tab,
+      })
     }
     this.ready = openNode(options)
     // Like the channel, the HTTP relay starts before the chain loads: a request sent meanwhile waits.
@@ -63,6 +69,7 @@ export class Leader {
         this.closing.signal.addEventListener('abort', () => stop())
       },
       () => {
+        this.forwarded?.close()
         this.channel?.close()
         this.http?.close()
       },
@@ -124,22 +131,6 @@ export class Leader {
     return subscriptions
   }
 
-  private async onChannel(message: ChannelMessage): Promise<void> {
-    if (message.type !== 'call') return
-    const [tab] = message.id.split('/')
-    // This tab's own follower, from before it took over: its calls were handed over directly.
-    if (tab === this.tab) return
-    this.post({ type: 'ack', id: message.id })
-    if (this.seen.has(message.id)) return
-    this.remember(message.id)
-    this.post({ type: 'outcome', id: message.id, outcome: await this.call(message.method, message.params, tab, message.retried) })
-  }
-
-  private remember(id: string): void {
-    this.seen.add(id)
-    if (this.seen.size > REMEMBERED_CALLS) this.seen.delete(this.seen.values().next().value!)
-  }
-
   private post(message: ChannelMessage): void {
     this.channel?.postMessage(message)
   }
@@ -148,6 +139,7 @@ export class Leader {
     this.closing.abort()
     this.recovery?.close()
     this.http?.close()
+    this.forwarded?.close()
     this.channel?.close()
     for (const subscriptions of this.subscriptions.values()) subscriptions.close()
     this.subscriptions.clear()

@@ -9,53 +9,78 @@
  */
 import { ErrorCode } from '../core/rpc/errors.ts'
 import type { SubscriptionMessage } from '../core/rpc/subscriptions.ts'
-import { channelNames, type FromWorker, type NodeInfo, type Outcome, type ToWorker, type WorkerEvent, type WorkerOptions } from '../bridge/protocol.ts'
+import { channelNames, type FromWorker, type NodeInfo, type Outcome, type Role, type ToWorker, type WorkerEvent, type WorkerOptions } from '../bridge/protocol.ts'
 import { serveRequests } from '../bridge/requestPort.ts'
 import { Follower } from './follower.ts'
 import { Leader } from './leader.ts'
 import { holdLock, type HeldLock } from './locks.ts'
 import { PageSubscriptions } from './pageSubscriptions.ts'
 
-const tab = crypto.randomUUID()
-
+/** What the page asked for at start, for the worker's lifetime. */
 interface Session {
   options: WorkerOptions
   events: (event: WorkerEvent) => void
   subscriptions: PageSubscriptions
+  /** This tab's presence lock (a persisted chain): once it is free, the leader drops its subscriptions. */
+  presence: HeldLock | undefined
 }
 
-let session: Session | undefined
-let leader: Leader | undefined
-let follower: Follower | undefined
-/** The leader lock while this tab leads; this tab's presence lock. */
-let leaderLock: HeldLock | undefined
-let presence: HeldLock | undefined
-/** Aborts this tab's wait in line for the leader lock. */
-let queue: AbortController | undefined
-let stealing = false
-let stopped = false
+/**
+ * What the worker is doing; nothing else can be. The transitions are TabNode's methods:
+ * `idle` → `starting` (start; a memory chain leads at once) → `leading` (lead: the leader lock was
+ * free) or `following` (follow); `following` → `leading` (takeOver: the lock came in turn, or was
+ * stolen from a leader that stopped answering); `leading` → `following` (stepDown: another tab
+ * stole the lock); any → `stopped` (stop).
+ */
+type TabState =
+  | { kind: 'idle' }
+  /** Waiting for this tab's presence lock before asking for the leader lock. */
+  | { kind: 'starting'; session: Session }
+  /** Runs the chain; `lock` is the leader lock (none for a memory chain: it belongs to this tab). */
+  | { kind: 'leading'; session: Session; leader: Leader; lock: HeldLock | undefined }
+  /**
+   * Forwards to the tab that leads, and waits in line for the leader lock (`queue` withdraws the
+   * wait); `stealing` while taking the lock from a leader that stopped answering.
+   */
+  | { kind: 'following'; session: Session; follower: Follower; queue: AbortController; stealing: boolean }
+  | { kind: 'stopped' }
 
-/** Where this tab's page calls go: its own leader, or the leader in another tab. */
-function upstream(method: string, params: unknown, retried = false): Promise<Outcome> {
-  if (leader) return leader.call(method, params, 'page', retried)
-  if (follower) return follower.call(method, params)
-  return Promise.resolve({ ok: false, error: { code: ErrorCode.internal, message: 'the node is not started' } })
-}
+const failure = (code: number, message: string): Outcome => ({ ok: false, error: { code, message } })
 
-const api = {
+class TabNode {
+  private readonly tab = crypto.randomUUID()
+  private state: TabState = { kind: 'idle' }
+
+  /** Where this tab's page calls go: its own leader, or the leader in another tab. */
+  private readonly upstream = (method: string, params: unknown, retried = false): Promise<Outcome> => {
+    const state = this.state
+    if (state.kind === 'leading') return state.leader.call(method, params, 'page', retried)
+    if (state.kind === 'following') return state.follower.call(method, params)
+    if (state.kind === 'stopped') return Promise.resolve(failure(4900, 'the node was stopped'))
+    return Promise.resolve(failure(ErrorCode.internal, 'the node is not started'))
+  }
+
   async start(options: WorkerOptions, events: (event: WorkerEvent) => void, requests: MessagePort): Promise<NodeInfo> {
-    serveRequests(requests, request)
+    if (this.state.kind !== 'idle') throw new Error(`the node worker was started already (it is ${this.state.kind})`)
+    serveRequests(requests, (method, params) => this.request(method, params))
     const toPage = (subscription: string, result: unknown) => events({ type: 'subscription', subscription, result })
-    session = { options, events, subscriptions: new PageSubscriptions(toPage) }
+    const session: Session = { options, events, subscriptions: new PageSubscriptions(toPage), presence: undefined }
 
-    if (!options.persist) return describe(lead(session))
+    if (!options.persist) return this.describe(this.lead(session, undefined))
 
-    // This tab's presence, for the leader to drop its subscriptions once it is gone.
-    presence = await holdLock(channelNames(options.name).tabLock(tab), 'wait')
-    const lock = await holdLock(channelNames(options.name).leaderLock, 'now')
-    if (lock) return describe(lead(session, lock))
+    this.state = { kind: 'starting', session }
+    const names = channelNames(options.name)
+    session.presence = await holdLock(names.tabLock(this.tab), 'wait')
+    const lock = this.state.kind === 'starting' ? await holdLock(names.leaderLock, 'now') : undefined
+    if (this.state.kind !== 'starting') {
+      // Stopped meanwhile: hold nothing.
+      lock?.release()
+      session.presence?.release()
+      throw new Error('the node was stopped while it started')
+    }
+    if (lock) return this.describe(this.lead(session, lock))
 
-    const joined = follow(session)
+    const joined = this.follow(session)
     const chainId = await joined.call('eth_chainId', [])
     if (!chainId.ok) throw new Error(`the tab that runs the chain "${options.name}" did not answer: ${chainId.error.message}`)
     const leaderChainId = Number(BigInt(chainId.result as string))
@@ -64,112 +89,121 @@ const api = {
       throw new Error(`the stored chain has chain id ${leaderChainId}, not ${options.chainId}: open it with chainId ${leaderChainId} or use another name`)
     }
     // Through upstream, not `joined`: a takeover meanwhile closed that follower (its channel too).
-    const accounts = await upstream('eth_accounts', [])
+    const accounts = await this.upstream('eth_accounts', [])
     // This tab may have taken over while joining (its calls then ran here): say what it is now.
-    const role = leader ? 'leader' : 'follower'
-    return { role, chainId: chainId.result as string, accounts: accounts.ok ? (accounts.result as string[]) : [] }
-  },
+    return { role: this.role(), chainId: chainId.result as string, accounts: accounts.ok ? (accounts.result as string[]) : [] }
+  }
+
+  private role(): Role {
+    return this.state.kind === 'leading' ? 'leader' : 'follower'
+  }
 
   async stop(): Promise<void> {
-    stopped = true
-    queue?.abort()
-    follower?.close()
-    follower = undefined
-    await leader?.close()
-    leaderLock?.release()
-    presence?.release()
-  },
+    const state = this.state
+    this.state = { kind: 'stopped' }
+    if (state.kind === 'following') {
+      state.queue.abort()
+      state.follower.close()
+    } else if (state.kind === 'leading') {
+      await state.leader.close()
+      state.lock?.release()
+    }
+    if (state.kind !== 'idle' && state.kind !== 'stopped') state.session.presence?.release()
+  }
+
+  /** A call of this tab's page. */
+  private request(method: string, params: unknown): Promise<Outcome> {
+    const session = this.state.kind === 'idle' || this.state.kind === 'stopped' ? undefined : this.state.session
+    if (session && method === 'eth_subscribe') return session.subscriptions.subscribe(params, this.upstream)
+    if (session && method === 'eth_unsubscribe') return session.subscriptions.unsubscribe(params, this.upstream)
+    return this.upstream(method, params)
+  }
+
+  /** Runs the chain in this tab. */
+  private lead(session: Session, lock: HeldLock | undefined, stolen = false): Leader {
+    const { options, subscriptions, events } = session
+    const deliver = ({ subscription, result }: SubscriptionMessage) => subscriptions.deliver(subscription, result)
+    const leader = new Leader(options, this.tab, deliver, { stolen, accountsChanged: (accounts) => events({ type: 'accounts', accounts }) })
+    this.state = { kind: 'leading', session, leader, lock }
+    void lock?.lost.then(() => this.stepDown(leader))
+    return leader
+  }
+
+  /** Forwards to the tab that runs the chain, and waits in line to run it. */
+  private follow(session: Session): Follower {
+    const { options, subscriptions, events } = session
+    const follower = new Follower(
+      options.name,
+      this.tab,
+      (subscription, result) => subscriptions.deliver(subscription, result),
+      () => void subscriptions.renew(this.upstream),
+      () => void this.steal(),
+      (accounts) => events({ type: 'accounts', accounts }),
+    )
+    const queue = new AbortController()
+    this.state = { kind: 'following', session, follower, queue, stealing: false }
+    void holdLock(channelNames(options.name).leaderLock, 'wait', queue.signal).then((lock) => lock && this.takeOver(lock))
+    return follower
+  }
+
+  /** The leader stopped answering: take the lock from it (its store is fenced off, see IndexedDbStore). */
+  private async steal(): Promise<void> {
+    const state = this.state
+    if (state.kind !== 'following' || state.stealing) return
+    state.stealing = true
+    state.queue.abort()
+    const lock = await holdLock(channelNames(state.session.options.name).leaderLock, 'steal')
+    state.stealing = false
+    if (lock) this.takeOver(lock, true)
+  }
+
+  /** The leader lock is this tab's now: run the chain here. */
+  private takeOver(lock: HeldLock, stolen = false): void {
+    const state = this.state
+    if (state.kind !== 'following') return lock.release()
+    const leader = this.lead(state.session, lock, stolen)
+    // Synchronously, before any message of the channel is handled: the page's calls and its
+    // subscriptions are first in the new leader's queue.
+    state.follower.handOver((method, params, retried) => leader.call(method, params, 'page', retried))
+    void state.session.subscriptions.renew(this.upstream)
+    state.session.events({ type: 'role', role: 'leader' })
+  }
+
+  /** Another tab took the lock (this one had stopped answering): follow it. */
+  private stepDown(leader: Leader): void {
+    const state = this.state
+    if (state.kind !== 'leading' || state.leader !== leader) return
+    this.follow(state.session)
+    void leader.close()
+    void state.session.subscriptions.renew(this.upstream)
+    state.session.events({ type: 'role', role: 'follower' })
+  }
+
+  private async describe(started: Leader): Promise<NodeInfo> {
+    try {
+      const node = await started.ready
+      return { role: 'leader', chainId: `0x${node.chainId.toString(16)}`, accounts: node.accounts.map((account) => account.address.toString()) }
+    } catch (error) {
+      // Nothing may stay held by a node that never started: the page can try the name again.
+      await this.stop()
+      throw error
+    }
+  }
 }
 
+const node = new TabNode()
 const toPage = (message: FromWorker) => self.postMessage(message)
 
 self.addEventListener('message', (event: MessageEvent<ToWorker>) => {
   const message = event.data
   if (message.type === 'start') {
     const events = (event: WorkerEvent) => toPage({ type: 'event', event })
-    api.start(message.options, events, message.requests).then(
+    node.start(message.options, events, message.requests).then(
       (info) => toPage({ type: 'started', info }),
       (error: unknown) => toPage({ type: 'failed', message: error instanceof Error ? error.message : String(error) }),
     )
   } else if (message.type === 'stop') {
     // Stopping is best effort: whatever fails, the page ends the worker once told.
-    api.stop().finally(() => toPage({ type: 'stopped' }))
+    node.stop().finally(() => toPage({ type: 'stopped' }))
   }
 })
-
-/** A call of this tab's page. */
-function request(method: string, params: unknown): Promise<Outcome> {
-  if (session && method === 'eth_subscribe') return session.subscriptions.subscribe(params, upstream)
-  if (session && method === 'eth_unsubscribe') return session.subscriptions.unsubscribe(params, upstream)
-  return upstream(method, params)
-}
-
-/** Runs the chain in this tab. */
-function lead({ options, subscriptions, events }: Session, lock?: HeldLock, stolen = false): Leader {
-  const deliver = ({ subscription, result }: SubscriptionMessage) => subscriptions.deliver(subscription, result)
-  leader = new Leader(options, tab, deliver, { stolen, accountsChanged: (accounts) => events({ type: 'accounts', accounts }) })
-  leaderLock = lock
-  void lock?.lost.then(stepDown)
-  return leader
-}
-
-/** Forwards to the tab that runs the chain, and waits in line to run it. */
-function follow(current: Session): Follower {
-  const { options, subscriptions } = current
-  follower = new Follower(
-    options.name,
-    tab,
-    (subscription, result) => subscriptions.deliver(subscription, result),
-    () => void subscriptions.renew(upstream),
-    () => void steal(current),
-    (accounts) => current.events({ type: 'accounts', accounts }),
-  )
-  queue = new AbortController()
-  void holdLock(channelNames(options.name).leaderLock, 'wait', queue.signal).then((lock) => lock && takeOver(current, lock))
-  return follower
-}
-
-/** The leader stopped answering: take the lock from it (its store is fenced off, see IndexedDbStore). */
-async function steal(current: Session): Promise<void> {
-  if (stealing || !follower) return
-  stealing = true
-  queue?.abort()
-  const lock = await holdLock(channelNames(current.options.name).leaderLock, 'steal')
-  stealing = false
-  if (lock) takeOver(current, lock, true)
-}
-
-/** The leader lock is this tab's now: run the chain here. */
-function takeOver(current: Session, lock: HeldLock, stolen = false): void {
-  if (stopped || !follower) return lock.release()
-  const next = lead(current, lock, stolen)
-  // Synchronously, before any message of the channel is handled: the page's calls and its
-  // subscriptions are first in the new leader's queue.
-  follower.handOver((method, params, retried) => next.call(method, params, 'page', retried))
-  follower = undefined
-  void current.subscriptions.renew(upstream)
-  current.events({ type: 'role', role: 'leader' })
-}
-
-/** Another tab took the lock (this one had stopped answering): follow it. */
-function stepDown(): void {
-  if (stopped || !session || !leader) return
-  const old = leader
-  leader = undefined
-  leaderLock = undefined
-  follow(session)
-  void old.close()
-  void session.subscriptions.renew(upstream)
-  session.events({ type: 'role', role: 'follower' })
-}
-
-async function describe(started: Leader): Promise<NodeInfo> {
-  try {
-    const node = await started.ready
-    return { role: 'leader', chainId: `0x${node.chainId.toString(16)}`, accounts: node.accounts.map((account) => account.address.toString()) }
-  } catch (error) {
-    // Nothing may stay held by a node that never started: the page can try the name again.
-    await api.stop()
-    throw error
-  }
-}
