@@ -173,7 +173,7 @@ export function errorResponseFor(requestText: string, code: number, message: str
   return id ? JSON.stringify({ jsonrpc: '2.0', ...id, error }) : null
 }
 
-/** The error codes the HTTP path answers with on its own (the node's are in core/rpc/errors.ts). */
+/** The error codes the HTTP path answers with on its own (the node's are in core/errors.ts). */
 export const HttpErrorCode = {
   invalidRequest: -32600,
   internal: -32603,

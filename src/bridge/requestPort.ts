@@ -5,7 +5,7 @@
  * format, a random id, a listener and a race with the worker's death to each. Through this port,
  * eth_blockNumber from the provider costs 1.03–1.07× a ping on the same port (bench).
  */
-import { ErrorCode } from '../core/rpc/errors.ts'
+import { ErrorCode } from '../core/errors.ts'
 import type { Outcome, RpcFailure } from './protocol.ts'
 
 /** A call, or a ping: `[id]` alone, answered `[id]` before any node code runs. */

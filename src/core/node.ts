@@ -15,6 +15,7 @@ import { stateRootOf, type BlockRecord } from './chain/records.ts'
 import { SnapshotRegistry } from './chain/snapshots.ts'
 import { DecodedBlocks, RecentLogs, StoredBlock } from './chain/storedBlock.ts'
 import { TxPool } from './chain/txPool.ts'
+import { ChainStoreError, MethodNotFoundError, ServerError, toRpcError, TransactionRejectedError } from './errors.ts'
 import { resolveConfig, type NodeConfig, type ResolvedConfig } from './config.ts'
 import { executionBlock, minedBlockContext } from './exec/blockProducer.ts'
 import { createChainCommon } from './exec/chainCommon.ts'
@@ -25,7 +26,6 @@ import { StateMachine, type Sandbox } from './exec/stateMachine.ts'
 import { TrieNodeStore } from './exec/trieNodeStore.ts'
 import { checkPaymaster } from './rollup/paymaster.ts'
 import { handleJsonRpc, handleJsonRpcText, type JsonRpcResponse } from './rpc/envelope.ts'
-import { MethodNotFoundError, ServerError, toRpcError, TransactionRejectedError } from './rpc/errors.ts'
 import { methods } from './rpc/methods/index.ts'
 import { decodeBlockRecord } from './store/blockCodec.ts'
 import { EphemeralStore } from './store/memoryStore.ts'
@@ -238,11 +238,6 @@ export class Node {
     if (inclusion.status === 'dropped') throw new TransactionRejectedError(inclusion.reason)
     return signed.hash
   }
-}
-
-/** A stored chain that this node cannot open (another chain id, a newer schema, damage). */
-export class ChainStoreError extends Error {
-  override name = 'ChainStoreError'
 }
 
 export async function createNode(options: NodeConfig = {}): Promise<Node> {

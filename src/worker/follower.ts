@@ -1,4 +1,4 @@
-import { ErrorCode } from '../core/rpc/errors.ts'
+import { ErrorCode } from '../core/errors.ts'
 import { channelNames, type ChannelMessage, type Outcome } from '../bridge/protocol.ts'
 import { isRetrySafe } from './methodKinds.ts'
 

@@ -1,7 +1,5 @@
-import { hexToBytes, type PrefixedHexString } from '@ethereumjs/util'
-import { decodeRawTransaction } from '../core/exec/rawTransaction.ts'
+import { AlreadyKnownError, toRpcError } from '../core/errors.ts'
 import { createNode, type Node } from '../core/node.ts'
-import { toRpcError } from '../core/rpc/errors.ts'
 import { Subscriptions, type SubscriptionMessage } from '../core/rpc/subscriptions.ts'
 import { IndexedDbStore } from '../core/store/indexedDbStore.ts'
 import type { Store } from '../core/store/store.ts'
@@ -94,8 +92,7 @@ export class Leader {
       return { ok: true, result: await this.dispatch(node, method, params, caller) }
     } catch (error) {
       const failure = toRpcError(error)
-      const known = retried && method === 'eth_sendRawTransaction' && failure.message === 'already known'
-      if (known) return { ok: true, result: transactionHash(node, params) }
+      if (retried && method === 'eth_sendRawTransaction' && failure instanceof AlreadyKnownError) return { ok: true, result: failure.hash }
       return { ok: false, error: failure.toJSON() }
     }
   }
@@ -164,9 +161,4 @@ async function openNode(options: WorkerOptions): Promise<Node> {
     await store?.close()
     throw error
   }
-}
-
-function transactionHash(node: Node, params: unknown): PrefixedHexString {
-  const [raw] = params as [PrefixedHexString]
-  return decodeRawTransaction(hexToBytes(raw), node.common).hash
 }

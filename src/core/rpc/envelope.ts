@@ -1,5 +1,5 @@
 import type { Limits } from '../config.ts'
-import { InvalidRequestError, ParseError, RpcError, toRpcError } from './errors.ts'
+import { InvalidRequestError, ParseError, RpcError, toRpcError } from '../errors.ts'
 
 export type JsonRpcId = string | number | null
 
