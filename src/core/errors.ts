@@ -8,7 +8,8 @@
  * This module sits at the core's root so that every folder (chain/, exec/, rollup/, rpc/, store/,
  * trace/, …) imports it inward. The classes are grouped by domain: requests, execution,
  * transaction rejections, limits, the store, wallets, other server errors, and internal errors.
- * Anything thrown that is none of these becomes an InternalError (`toRpcError`).
+ * Anything thrown that is none of these is a bug in pagenode: `toRpcError` makes it an
+ * InternalError, which the node reports once (core/node.ts, `Node.run`).
  */
 
 export const ErrorCode = {
@@ -222,9 +223,13 @@ export class InternalError extends RpcError {
   }
 }
 
-/** Wraps anything thrown by a handler into an RpcError without losing a code it already has. */
-export function toRpcError(error: unknown): RpcError {
+/**
+ * What a caller is told of an exception `method` threw: a typed error as it is; anything else
+ * (a TypeError, an engine's assertion) is a bug in pagenode, an InternalError that says so,
+ * names the method and keeps the original as its `cause` (stack intact).
+ */
+export function toRpcError(error: unknown, method: string): RpcError {
   if (error instanceof RpcError) return error
   const message = error instanceof Error ? error.message : String(error)
-  return new InternalError(message, { cause: error })
+  return new InternalError(`internal error in ${method} (a bug in pagenode: please report it): ${message}`, { cause: error })
 }

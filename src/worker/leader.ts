@@ -1,4 +1,4 @@
-import { AlreadyKnownError, toRpcError } from '../core/errors.ts'
+import { AlreadyKnownError, InternalError, RpcError } from '../core/errors.ts'
 import { createNode, type Node } from '../core/node.ts'
 import { Subscriptions, type SubscriptionMessage } from '../core/rpc/subscriptions.ts'
 import { IndexedDbStore } from '../core/store/indexedDbStore.ts'
@@ -78,7 +78,9 @@ export class Leader {
     try {
       node = await this.ready
     } catch (error) {
-      return { ok: false, error: toRpcError(error).toJSON() }
+      // The chain could not be opened (a ChainStoreError, a refused database): every call says why.
+      const why = error instanceof RpcError ? error : new InternalError(error instanceof Error ? error.message : String(error), { cause: error })
+      return { ok: false, error: why.toJSON() }
     }
     if (method === 'eth_sendRawTransaction') {
       this.recovery ??= new SenderRecovery(Number(node.chainId))
@@ -91,16 +93,19 @@ export class Leader {
     try {
       return { ok: true, result: await this.dispatch(node, method, params, caller) }
     } catch (error) {
-      const failure = toRpcError(error)
+      // The node answers with RpcErrors only (Node.run converts and reports anything else).
+      const failure = error as RpcError
       if (retried && method === 'eth_sendRawTransaction' && failure instanceof AlreadyKnownError) return { ok: true, result: failure.hash }
       return { ok: false, error: failure.toJSON() }
     }
   }
 
-  private dispatch(node: Node, method: string, params: unknown, caller: Caller): unknown {
+  private dispatch(node: Node, method: string, params: unknown, caller: Caller): Promise<unknown> {
     // Subscriptions need a way to push, which only this layer has (HTTP has none).
-    if (method === 'eth_subscribe') return this.subscriptionsOf(node, caller).subscribe(params)
-    if (method === 'eth_unsubscribe') return this.subscriptionsOf(node, caller).unsubscribe(Array.isArray(params) ? params[0] : undefined)
+    if (method === 'eth_subscribe') return node.run(method, params, () => this.subscriptionsOf(node, caller).subscribe(params))
+    if (method === 'eth_unsubscribe') {
+      return node.run(method, params, () => this.subscriptionsOf(node, caller).unsubscribe(Array.isArray(params) ? params[0] : undefined))
+    }
     return node.request({ method, params })
   }
 

@@ -4,12 +4,14 @@
  * suite runs the same in Chromium (test/browser/leader.test.ts) and across tabs (tabs.test.ts).
  */
 import { Wallet } from 'ethers'
-import { afterEach, expect, test } from 'vitest'
+import { afterEach, expect, test, vi } from 'vitest'
+import { Subscriptions } from '../../src/core/rpc/subscriptions.ts'
 import { Leader } from '../../src/worker/leader.ts'
 import { DEV } from '../support/chain.ts'
 
 const leaders: Leader[] = []
 afterEach(async () => {
+  vi.restoreAllMocks()
   await Promise.all(leaders.splice(0).map((leader) => leader.close()))
 })
 
@@ -41,4 +43,19 @@ test('a retried eth_sendRawTransaction the node already knows counts as sent (it
   // Other failures of a retried call stay failures, and "already known" counts only for a send.
   const stale = await leader.call('eth_sendRawTransaction', [await transfer(0, 2n)], 'page', true)
   expect(stale).toMatchObject({ ok: false, error: { code: -32000, message: expect.stringContaining('nonce too low') } })
+})
+
+test('subscriptions go through the node too: typed errors as they are, a crash as an internal error, logged in the worker', async () => {
+  const leader = memoryLeader()
+  expect(await leader.call('eth_subscribe', ['newHeads'], 'page')).toEqual({ ok: true, result: expect.stringMatching(/^0x/) })
+  expect(await leader.call('eth_subscribe', ['nope'], 'page')).toMatchObject({ ok: false, error: { code: -32602 } })
+
+  const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
+  const crash = new TypeError('boom')
+  vi.spyOn(Subscriptions.prototype, 'subscribe').mockImplementationOnce(() => {
+    throw crash
+  })
+  const message = 'internal error in eth_subscribe (a bug in pagenode: please report it): boom'
+  expect(await leader.call('eth_subscribe', ['newHeads'], 'page')).toEqual({ ok: false, error: { code: -32603, message } })
+  expect(logged.mock.calls).toEqual([[`pagenode: ${message}`, { method: 'eth_subscribe', params: ['newHeads'], cause: crash }]])
 })
