@@ -49,7 +49,7 @@ Options:
                          before it is acknowledged, compacted at exit
   -a, --accounts <n>     dev accounts to derive and fund, 0 to 1000 (default ${CLI_DEFAULTS.accounts})
   --balance <ETH>        starting balance of each dev account (default ${CLI_DEFAULTS.balance})
-  -v, --verbose          print one line per request
+  -v, --verbose          print one line per request, and internal errors with their stacks
   -h, --help             print this help
   -V, --version          print the version
 
