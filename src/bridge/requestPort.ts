@@ -5,7 +5,7 @@
  * format, a random id, a listener and a race with the worker's death to each. Through this port,
  * eth_blockNumber from the provider costs 1.03–1.07× a ping on the same port (bench).
  */
-import { ErrorCode } from '../core/rpc/errors.ts'
+import { ErrorCode, toRpcError } from '../core/errors.ts'
 import type { Outcome, RpcFailure } from './protocol.ts'
 
 /** A call, or a ping: `[id]` alone, answered `[id]` before any node code runs. */
@@ -106,7 +106,13 @@ export function serveRequests(port: MessagePort, handle: (method: string, params
         port.postMessage([id, JSON.stringify({ ok: false, error: { code: ErrorCode.internal, message } } satisfies Outcome)] satisfies ReplyMessage)
       }
     }
-    handle(method, params).then(reply, (error: unknown) => reply({ ok: false, error: { code: ErrorCode.internal, message: String(error) } }))
+    handle(method, params).then(reply, (error: unknown) => {
+      // `handle` answers with outcomes (the node's errors are values by now): what it throws is
+      // a bug of the worker's own, told to the page as such and logged here, where it is caught.
+      const internal = toRpcError(error, method)
+      console.error(`pagenode: ${internal.message}`, { method, params, cause: error })
+      reply({ ok: false, error: internal.toJSON() })
+    })
   }
 }
 

@@ -49,7 +49,7 @@ Options:
                          before it is acknowledged, compacted at exit
   -a, --accounts <n>     dev accounts to derive and fund, 0 to 1000 (default ${CLI_DEFAULTS.accounts})
   --balance <ETH>        starting balance of each dev account (default ${CLI_DEFAULTS.balance})
-  -v, --verbose          print one line per request
+  -v, --verbose          print one line per request, and internal errors with their stacks
   -h, --help             print this help
   -V, --version          print the version
 
@@ -160,6 +160,8 @@ function describeParseError(error: unknown): string {
     }
     case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
       // A flag without its value (last, or followed by another flag), or a switch given one.
+      // node:util gives these three one code and no other field: its message is all that tells
+      // them apart (a changed wording falls back to the last answer, still naming the flag).
       if (message.includes('ambiguous')) {
         return `${option} needs a value (a value starting with '-' is written ${option}=<value>)`
       }

@@ -49,7 +49,10 @@ async function main(argv: string[]): Promise<never> {
     const shutdownRequested = untilSignal()
     // Loaded only now: --help, --version and bad flags answer without loading the EVM.
     const { startPagenode } = await import('./run.ts')
-    const running = await startPagenode(command.options, { log: (line) => process.stdout.write(`${line}\n`) })
+    const running = await startPagenode(command.options, {
+      log: (line) => process.stdout.write(`${line}\n`),
+      error: (text) => process.stderr.write(`${text}\n`),
+    })
     process.stdout.write(`${running.banner}\n`)
 
     const signal = await shutdownRequested

@@ -3,12 +3,16 @@ import { createNode, DEFAULT_LIMITS, type Pagenode } from '../core/index.ts'
 import type { CliOptions } from './args.ts'
 import { formatBanner } from './banner.ts'
 import { CliError } from './cliError.ts'
+import { formatInternalError } from './internalErrorLog.ts'
 import { formatRequestLine } from './requestLog.ts'
 import { RpcServer } from './rpcServer.ts'
 import { FileStore, StateFileError } from './stateFile/fileStore.ts'
 
 export interface Output {
+  /** Standard output: the banner, the --verbose request log. */
   log(line: string): void
+  /** Standard error: internal errors (bugs in pagenode) as they happen. */
+  error(text: string): void
 }
 
 export interface RunningNode {
@@ -43,6 +47,8 @@ export async function startPagenode(options: CliOptions, out: Output): Promise<R
       accounts: options.accounts,
       balance: options.balance,
       store,
+      // A bug in pagenode: one line, or with --verbose its params and the stacks of its causes.
+      onInternalError: (error, call) => out.error(formatInternalError(error, call, options.verbose)),
     }).catch((error: unknown) => {
       // With a state file, a node that cannot open is about the file (ChainStoreError & co.).
       if (options.state !== undefined) throw new CliError(`cannot use state file ${options.state}: ${(error as Error).message}`)

@@ -1,3 +1,4 @@
+import type { RpcError } from './errors.ts'
 import type { Store } from './store/store.ts'
 
 /** How blocks are produced (docs/api.md, "Options and defaults"). */
@@ -80,7 +81,17 @@ export interface NodeConfig {
    * 'geth' (geth's exact callTracer output; the struct logger by default).
    */
   tracing?: TraceStyle
+  /**
+   * Told of every internal error once, where it becomes the call's answer: an exception that is
+   * a bug in pagenode (not one of the node's typed errors), as the -32603 RpcError the caller
+   * gets, whose `cause` is the original exception (stack intact), with the call's method and
+   * params. Default: `console.error`.
+   */
+  onInternalError?: InternalErrorHandler
 }
+
+/** Told of an internal error: the RpcError answered (its `cause` is what was thrown) and the call. */
+export type InternalErrorHandler = (error: RpcError, call: { method: string; params: unknown }) => void
 
 export interface ResolvedConfig {
   chainId: number
@@ -95,6 +106,7 @@ export interface ResolvedConfig {
   now: () => number
   tracing: TraceStyle
   codeSizeLimit: number | false
+  onInternalError: InternalErrorHandler
 }
 
 export const DEV_MNEMONIC = 'test test test test test test test test test test test junk'
@@ -147,6 +159,9 @@ export function resolveConfig(config: NodeConfig = {}): ResolvedConfig {
   if (codeSizeLimit !== false && !(Number.isSafeInteger(codeSizeLimit) && codeSizeLimit > 0)) {
     throw new TypeError(`codeSizeLimit must be a positive number of bytes, or false for no limit, got ${String(config.codeSizeLimit)}`)
   }
+  if (config.onInternalError !== undefined && typeof config.onInternalError !== 'function') {
+    throw new TypeError(`onInternalError must be a function, got ${typeof config.onInternalError}`)
+  }
   return {
     chainId,
     mnemonic: config.mnemonic ?? DEFAULTS.mnemonic,
@@ -160,7 +175,13 @@ export function resolveConfig(config: NodeConfig = {}): ResolvedConfig {
     now: config.now ?? Date.now,
     tracing,
     codeSizeLimit,
+    onInternalError: config.onInternalError ?? logInternalError,
   }
+}
+
+/** The default: the console (the page's, the worker's, Node's), which shows the cause's stack. */
+function logInternalError(error: RpcError, { method, params }: { method: string; params: unknown }): void {
+  console.error(`pagenode: ${error.message}`, { method, params, cause: error.cause })
 }
 
 function resolveBatches(batches: Partial<BatchSealing> | undefined): BatchSealing {

@@ -15,6 +15,7 @@ import { stateRootOf, type BlockRecord } from './chain/records.ts'
 import { SnapshotRegistry } from './chain/snapshots.ts'
 import { DecodedBlocks, RecentLogs, StoredBlock } from './chain/storedBlock.ts'
 import { TxPool } from './chain/txPool.ts'
+import { ChainStoreError, MethodNotFoundError, RpcError, ServerError, toRpcError, TransactionRejectedError } from './errors.ts'
 import { resolveConfig, type NodeConfig, type ResolvedConfig } from './config.ts'
 import { executionBlock, minedBlockContext } from './exec/blockProducer.ts'
 import { createChainCommon } from './exec/chainCommon.ts'
@@ -25,7 +26,6 @@ import { StateMachine, type Sandbox } from './exec/stateMachine.ts'
 import { TrieNodeStore } from './exec/trieNodeStore.ts'
 import { checkPaymaster } from './rollup/paymaster.ts'
 import { handleJsonRpc, handleJsonRpcText, type JsonRpcResponse } from './rpc/envelope.ts'
-import { MethodNotFoundError, ServerError, toRpcError, TransactionRejectedError } from './rpc/errors.ts'
 import { methods } from './rpc/methods/index.ts'
 import { decodeBlockRecord } from './store/blockCodec.ts'
 import { EphemeralStore } from './store/memoryStore.ts'
@@ -122,11 +122,29 @@ export class Node {
     if (this.closed) throw new ServerError('the node is closed')
     const spec = Object.hasOwn(methods, method) ? methods[method] : undefined
     if (!spec) throw new MethodNotFoundError(method)
+    return this.run(method, params, () => spec.call(this, params))
+  }
+
+  /**
+   * Runs the code of the call `method`, rejecting only with an RpcError: EIP-1193 callers see
+   * what an HTTP client sees, always a code, never a bare Error. A typed error passes as it is;
+   * anything else is a bug in pagenode, which becomes an InternalError naming the method, caused
+   * by the original (toRpcError), and is reported here, once, with the method and params
+   * (`onInternalError`). Every call into the node's code comes through here (request, so the
+   * JSON-RPC envelope too, and the worker's subscriptions): no other layer converts errors.
+   */
+  async run<T>(method: string, params: unknown, call: () => T | Promise<T>): Promise<T> {
     try {
-      return await spec.call(this, params)
+      return await call()
     } catch (error) {
-      // EIP-1193 callers see what an HTTP client sees: always a code, never a bare Error.
-      throw toRpcError(error)
+      if (error instanceof RpcError) throw error
+      const internal = toRpcError(error, method)
+      try {
+        this.config.onInternalError(internal, { method, params })
+      } catch {
+        // A logger that throws must not change the answer.
+      }
+      throw internal
     }
   }
 
@@ -238,11 +256,6 @@ export class Node {
     if (inclusion.status === 'dropped') throw new TransactionRejectedError(inclusion.reason)
     return signed.hash
   }
-}
-
-/** A stored chain that this node cannot open (another chain id, a newer schema, damage). */
-export class ChainStoreError extends Error {
-  override name = 'ChainStoreError'
 }
 
 export async function createNode(options: NodeConfig = {}): Promise<Node> {

@@ -1,4 +1,4 @@
-import { ErrorCode } from '../core/rpc/errors.ts'
+import { ErrorCode } from '../core/errors.ts'
 import { callRequesterWire, channelNames, type ChannelMessage, type ForwardedCall, type Outcome } from '../bridge/protocol.ts'
 import { Requester, type Delivery } from '../bridge/reliableChannel.ts'
 import { isRetrySafe } from './methodKinds.ts'

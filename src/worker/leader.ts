@@ -1,7 +1,5 @@
-import { hexToBytes, type PrefixedHexString } from '@ethereumjs/util'
-import { decodeRawTransaction } from '../core/exec/rawTransaction.ts'
+import { AlreadyKnownError, InternalError, RpcError } from '../core/errors.ts'
 import { createNode, type Node } from '../core/node.ts'
-import { toRpcError } from '../core/rpc/errors.ts'
 import { Subscriptions, type SubscriptionMessage } from '../core/rpc/subscriptions.ts'
 import { IndexedDbStore } from '../core/store/indexedDbStore.ts'
 import type { Store } from '../core/store/store.ts'
@@ -87,7 +85,9 @@ export class Leader {
     try {
       node = await this.ready
     } catch (error) {
-      return { ok: false, error: toRpcError(error).toJSON() }
+      // The chain could not be opened (a ChainStoreError, a refused database): every call says why.
+      const why = error instanceof RpcError ? error : new InternalError(error instanceof Error ? error.message : String(error), { cause: error })
+      return { ok: false, error: why.toJSON() }
     }
     if (method === 'eth_sendRawTransaction') {
       this.recovery ??= new SenderRecovery(Number(node.chainId))
@@ -100,17 +100,19 @@ export class Leader {
     try {
       return { ok: true, result: await this.dispatch(node, method, params, caller) }
     } catch (error) {
-      const failure = toRpcError(error)
-      const known = retried && method === 'eth_sendRawTransaction' && failure.message === 'already known'
-      if (known) return { ok: true, result: transactionHash(node, params) }
+      // The node answers with RpcErrors only (Node.run converts and reports anything else).
+      const failure = error as RpcError
+      if (retried && method === 'eth_sendRawTransaction' && failure instanceof AlreadyKnownError) return { ok: true, result: failure.hash }
       return { ok: false, error: failure.toJSON() }
     }
   }
 
-  private dispatch(node: Node, method: string, params: unknown, caller: Caller): unknown {
+  private dispatch(node: Node, method: string, params: unknown, caller: Caller): Promise<unknown> {
     // Subscriptions need a way to push, which only this layer has (HTTP has none).
-    if (method === 'eth_subscribe') return this.subscriptionsOf(node, caller).subscribe(params)
-    if (method === 'eth_unsubscribe') return this.subscriptionsOf(node, caller).unsubscribe(Array.isArray(params) ? params[0] : undefined)
+    if (method === 'eth_subscribe') return node.run(method, params, () => this.subscriptionsOf(node, caller).subscribe(params))
+    if (method === 'eth_unsubscribe') {
+      return node.run(method, params, () => this.subscriptionsOf(node, caller).unsubscribe(Array.isArray(params) ? params[0] : undefined))
+    }
     return node.request({ method, params })
   }
 
@@ -156,9 +158,4 @@ async function openNode(options: WorkerOptions): Promise<Node> {
     await store?.close()
     throw error
   }
-}
-
-function transactionHash(node: Node, params: unknown): PrefixedHexString {
-  const [raw] = params as [PrefixedHexString]
-  return decodeRawTransaction(hexToBytes(raw), node.common).hash
 }

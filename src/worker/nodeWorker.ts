@@ -7,7 +7,7 @@
  * The page's control messages are listened to synchronously at load, before any await: a message
  * posted by the page while the module was still starting would otherwise be lost.
  */
-import { ErrorCode } from '../core/rpc/errors.ts'
+import { ErrorCode } from '../core/errors.ts'
 import type { SubscriptionMessage } from '../core/rpc/subscriptions.ts'
 import { channelNames, type FromWorker, type NodeInfo, type Outcome, type Role, type ToWorker, type WorkerEvent, type WorkerOptions } from '../bridge/protocol.ts'
 import { serveRequests } from '../bridge/requestPort.ts'

@@ -1,5 +1,5 @@
 /** Both ends of the page's request port, over a real MessageChannel. */
-import { afterEach, expect, test } from 'vitest'
+import { afterEach, expect, test, vi } from 'vitest'
 import { PART_ITEMS, RequestPort, serveRequests } from '../../src/bridge/requestPort.ts'
 import type { Outcome } from '../../src/bridge/protocol.ts'
 
@@ -37,15 +37,21 @@ test('calls are answered by id, in the order they complete', async () => {
 })
 
 test('an answer that is not JSON, or a handler that throws, is -32603 naming why', async () => {
+  const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
+  const broken = new Error('broken')
   const port = connect(async (method) => {
     if (method === 'bigint') return { ok: true, result: 1n }
-    throw new Error('broken')
+    throw broken
   })
   expect(await port.call('bigint', [])).toEqual({
     ok: false,
     error: { code: -32603, message: expect.stringMatching(/^the answer is not JSON \(.*BigInt/) },
   })
-  expect(await port.call('other', [])).toEqual({ ok: false, error: { code: -32603, message: 'Error: broken' } })
+  // A handler that throws is a bug of the worker's: said so to the page, and logged with the call.
+  const message = 'internal error in other (a bug in pagenode: please report it): broken'
+  expect(await port.call('other', [1])).toEqual({ ok: false, error: { code: -32603, message } })
+  expect(logged.mock.calls).toEqual([[`pagenode: ${message}`, { method: 'other', params: [1], cause: broken }]])
+  logged.mockRestore()
 })
 
 test('a ping is answered without the handler; once closed, waiting and later calls fail, pings reject', async () => {

@@ -1,5 +1,6 @@
 import { Interface, keccak256, parseEther, toBeHex, Transaction, Wallet, type InterfaceAbi } from 'ethers'
 import { afterEach, describe, expect, test } from 'vitest'
+import { AlreadyKnownError, NonceTooLowError } from '../../src/core/errors.ts'
 import type { Node } from '../../src/core/node.ts'
 import { artifacts, DEV, rpc, startNode } from '../support/chain.ts'
 import { expectRpcError } from './expectRpc.ts'
@@ -193,11 +194,13 @@ describe('admission errors (geth wording, -32000)', () => {
   test('nonce too low', async () => {
     await fresh()
     await send(await signTx(DEV[0].key))
-    await expectRpcError(
+    const error = await expectRpcError(
       send(await signTx(DEV[0].key, { value: 2n })),
       -32000,
       `nonce too low: address ${DEV[0].address}, tx: 0 state: 1`,
     )
+    expect(error).toMatchObject({ address: DEV[0].address, nonce: 0n, stateNonce: 1n })
+    expect(error).toBeInstanceOf(NonceTooLowError)
   })
 
   test('insufficient funds: an empty account, and a value above the balance', async () => {
@@ -253,12 +256,15 @@ describe('admission errors (geth wording, -32000)', () => {
     await fresh({ mining: { mode: 'manual' } })
     const raw = await signTx(DEV[0].key)
     await send(raw)
-    await expectRpcError(send(raw), -32000, 'already known')
+    // Its own class, with the hash: the worker's leader tells a re-sent transaction by it.
+    const pooled = await expectRpcError(send(raw), -32000, 'already known')
+    expect(pooled).toBeInstanceOf(AlreadyKnownError)
+    expect((pooled as AlreadyKnownError).hash).toBe(txHash(raw))
     await node!.close()
 
     await fresh()
     await send(raw)
-    await expectRpcError(send(raw), -32000, 'already known')
+    expect(await expectRpcError(send(raw), -32000, 'already known')).toBeInstanceOf(AlreadyKnownError)
   })
 
   test('replacement underpriced unless both fee caps rise by 10%; a replacement takes the old one`s place', async () => {

@@ -249,15 +249,22 @@ describe('method and params errors', () => {
     })
   })
 
-  test('a crash inside a handler is -32603 with its message, and the node keeps serving', async () => {
+  test('a crash inside a handler is -32603 saying it is a bug, with its message, and the node keeps serving', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
     vi.spyOn(node.chain, 'head', 'get').mockImplementationOnce(() => {
       throw new TypeError('boom')
     })
     expect(await node.handle({ jsonrpc: '2.0', id: 9, method: 'eth_blockNumber' })).toEqual({
       jsonrpc: '2.0',
       id: 9,
-      error: { code: -32603, message: 'boom' },
+      error: { code: -32603, message: 'internal error in eth_blockNumber (a bug in pagenode: please report it): boom' },
     })
+    // Told once, on the console by default, with the method, the params and the original.
+    expect(logged).toHaveBeenCalledTimes(1)
+    expect(logged.mock.calls[0]).toEqual([
+      'pagenode: internal error in eth_blockNumber (a bug in pagenode: please report it): boom',
+      { method: 'eth_blockNumber', params: undefined, cause: new TypeError('boom') },
+    ])
     expect(await node.handle({ jsonrpc: '2.0', id: 10, method: 'eth_blockNumber' })).toEqual({
       jsonrpc: '2.0',
       id: 10,

@@ -1,6 +1,6 @@
 import { Capability, type TypedTransaction } from '@ethereumjs/tx'
 import type { Account } from '@ethereumjs/util'
-import { TransactionRejectedError } from '../rpc/errors.ts'
+import { AlreadyKnownError, InsufficientFundsError, NonceTooLowError, TransactionRejectedError } from '../errors.ts'
 import type { SignedTransaction } from '../exec/rawTransaction.ts'
 import type { TxPool } from './txPool.ts'
 
@@ -26,12 +26,10 @@ const PRICE_BUMP_PERCENT = 10n
  */
 export function checkAdmission(signed: SignedTransaction, ctx: AdmissionContext): 'pending' | 'queued' {
   const { tx, from, hash } = signed
-  if (ctx.pool.get(hash) || ctx.isMined(hash)) throw new TransactionRejectedError('already known')
+  if (ctx.pool.get(hash) || ctx.isMined(hash)) throw new AlreadyKnownError(hash)
 
   const stateNonce = ctx.account?.nonce ?? 0n
-  if (tx.nonce < stateNonce) {
-    throw new TransactionRejectedError(`nonce too low: address ${from}, tx: ${tx.nonce} state: ${stateNonce}`)
-  }
+  if (tx.nonce < stateNonce) throw new NonceTooLowError(from, tx.nonce, stateNonce)
 
   if (tx.gasLimit > ctx.blockGasLimit) {
     throw new TransactionRejectedError(`exceeds block gas limit: gas ${tx.gasLimit}, limit ${ctx.blockGasLimit}`)
@@ -54,11 +52,7 @@ export function checkAdmission(signed: SignedTransaction, ctx: AdmissionContext)
 
   const balance = ctx.account?.balance ?? 0n
   const cost = tx.gasLimit * feeCap + tx.value
-  if (balance < cost) {
-    throw new TransactionRejectedError(
-      `insufficient funds for gas * price + value: address ${from} have ${balance} want ${cost}`,
-    )
-  }
+  if (balance < cost) throw new InsufficientFundsError(from, balance, cost)
 
   const occupant = ctx.pool.atNonce(from, tx.nonce)
   if (occupant && !outbids(tx, occupant.tx)) {

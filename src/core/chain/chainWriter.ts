@@ -1,5 +1,5 @@
 import type { TrieNodeStore } from '../exec/trieNodeStore.ts'
-import { ServerError } from '../rpc/errors.ts'
+import { StoreError } from '../errors.ts'
 import { encodeBlockRecord } from '../store/blockCodec.ts'
 import { SCHEMA_VERSION, type ChainMeta, type Store } from '../store/store.ts'
 import type { Chain } from './chain.ts'
@@ -141,8 +141,8 @@ export class ChainWriter {
     const why = error instanceof Error ? error.message : String(error)
     const failure =
       firstNew === undefined
-        ? new ServerError(`the change could not be stored (${why}); the chain is unchanged at block ${this.stored}`)
-        : new ServerError(`block ${firstNew} could not be stored (${why}); the chain is back at block ${this.stored}`)
+        ? new StoreError(`the change could not be stored (${why}); the chain is unchanged at block ${this.stored}`, { cause: error })
+        : new StoreError(`block ${firstNew} could not be stored (${why}); the chain is back at block ${this.stored}`, { cause: error })
     this.queued = []
     this.dropAbove = undefined
     try {

@@ -1,7 +1,7 @@
 import { type PrefixedHexString } from '@ethereumjs/util'
 import { bytesToHex } from '../hexText.ts'
 import type { Limits } from '../config.ts'
-import { LimitExceededError, ServerError } from '../rpc/errors.ts'
+import { LimitExceededError, ServerError } from '../errors.ts'
 import type { BlockRef } from './chain.ts'
 import type { LogCriteria } from './logQuery.ts'
 
@@ -42,7 +42,7 @@ export class FilterRegistry {
   install(filter: FilterKind): PrefixedHexString {
     this.expire()
     if (this.filters.size >= this.limits.maxFilters) {
-      throw new LimitExceededError(`too many filters: the limit is ${this.limits.maxFilters}; uninstall unused ones`)
+      throw new LimitExceededError(`too many filters: the limit is ${this.limits.maxFilters}; uninstall unused ones`, { limit: 'maxFilters' })
     }
     // A 32-byte value, always 64 digits, as the interface gives filter ids.
     const id = bytesToHex(crypto.getRandomValues(new Uint8Array(32)))

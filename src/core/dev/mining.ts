@@ -1,6 +1,6 @@
 import type { BlockRecord } from '../chain/records.ts'
 import type { Node } from '../node.ts'
-import { InvalidParamsError, LimitExceededError } from '../rpc/errors.ts'
+import { InvalidParamsError, LimitExceededError } from '../errors.ts'
 
 export interface MineRequest {
   blocks: bigint
@@ -18,7 +18,7 @@ export interface MineRequest {
 export async function mineBlocks(node: Node, { blocks, interval, timestamp }: MineRequest): Promise<BlockRecord[]> {
   const limit = node.config.limits.maxMineBlocks
   if (blocks > BigInt(limit)) {
-    throw new LimitExceededError(`cannot mine ${blocks} blocks in one call: the limit is ${limit} (limits.maxMineBlocks)`)
+    throw new LimitExceededError(`cannot mine ${blocks} blocks in one call: the limit is ${limit} (limits.maxMineBlocks)`, { limit: 'maxMineBlocks' })
   }
   if (timestamp !== undefined) checkNextTimestamp(node, timestamp)
   return node.miner.mineBlocks(Number(blocks), { interval, timestamp })

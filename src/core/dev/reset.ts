@@ -1,6 +1,6 @@
 import { createGenesis } from '../exec/genesis.ts'
 import type { Node } from '../node.ts'
-import { ServerError } from '../rpc/errors.ts'
+import { StoreError } from '../errors.ts'
 
 /**
  * anvil_reset / hardhat_reset without a fork: a fresh genesis, as createNode makes it with the
@@ -12,7 +12,12 @@ import { ServerError } from '../rpc/errors.ts'
 export function resetChain(node: Node): Promise<void> {
   return node.miner.exclusive(async () => {
     // Wiped first: if the store refuses, nothing has changed.
-    await node.store.wipe()
+    try {
+      await node.store.wipe()
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error)
+      throw new StoreError(`the store refused to wipe the chain (${why}); nothing was reset`, { cause: error })
+    }
     node.writer.restored(-1n)
     node.chain.truncate(-1n)
     await node.state.clear()
@@ -29,7 +34,9 @@ export function resetChain(node: Node): Promise<void> {
       await node.writer.settled()
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error)
-      throw new ServerError(`the chain was reset, but the store refused its new genesis block (${why}); the store holds no chain until it accepts one`)
+      throw new StoreError(`the chain was reset, but the store refused its new genesis block (${why}); the store holds no chain until it accepts one`, {
+        cause: error,
+      })
     }
     node.scheduleBatchSeal()
   })

@@ -1,7 +1,7 @@
 import { bigIntToHex, equalsBytes } from '@ethereumjs/util'
 import { stateRootOf, withEditedStateRoot } from '../chain/records.ts'
 import type { Node } from '../node.ts'
-import { ServerError } from '../rpc/errors.ts'
+import { ServerError } from '../errors.ts'
 
 /**
  * evm_snapshot: the head, its state root (edits included), the clock, the next block's settings and

@@ -13,7 +13,7 @@ import {
 import { bytesToHex } from '../hexText.ts'
 import { preimageOf } from '../exec/preimages.ts'
 import type { Node } from '../node.ts'
-import { InternalError, InvalidParamsError } from '../rpc/errors.ts'
+import { InternalError, InvalidParamsError } from '../errors.ts'
 import { ParamError, parseAddress, parseData, parseObject } from '../rpc/params.ts'
 import { gunzip, gzip, isGzip } from './gzip.ts'
 import { editState } from './stateEdits.ts'

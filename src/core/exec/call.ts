@@ -3,6 +3,7 @@ import { createTx, TransactionType, type TypedTransaction } from '@ethereumjs/tx
 import {
   Account,
   createAddressFromString,
+  EthereumJSError,
   createZeroAddress,
   hexToBytes,
   setLengthLeft,
@@ -11,7 +12,7 @@ import {
 } from '@ethereumjs/util'
 import { bytesToHex } from '../hexText.ts'
 import { runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
-import { ExecutionRevertedError, ServerError } from '../rpc/errors.ts'
+import { ExecutionError, ExecutionRevertedError, GasLimitTooLowError } from '../errors.ts'
 import { engineMessage } from './engineMessage.ts'
 import { runFromAnySender } from './senderCode.ts'
 import { decodeRevertReason } from './revertReason.ts'
@@ -75,7 +76,7 @@ export async function runCall(vm: VM, context: Block, request: CallRequest, gasL
   const value = request.value ?? 0n
   const balance = account?.balance ?? 0n
   if (value > balance) {
-    throw new ServerError(`insufficient funds for gas * price + value: address ${from.toString()} have ${balance} want ${value}`)
+    throw new ExecutionError(`insufficient funds for gas * price + value: address ${from.toString()} have ${balance} want ${value}`)
   }
   const tx = impersonatedTransaction(vm, context, request, from, account?.nonce ?? 0n, gasLimit)
   if (!isPriced(request)) await creditGasMoney(vm, from, account, gasLimit * (context.header.baseFeePerGas ?? 0n))
@@ -92,7 +93,15 @@ export async function runCall(vm: VM, context: Block, request: CallRequest, gasL
       }),
     )
   } catch (error) {
-    throw new ServerError(engineMessage(error))
+    // runTx refuses to run a transaction with an EthereumJSError; anything else it throws is
+    // not a refusal (a bug, here or in the engine), and is left to become an internal error.
+    if (!(error instanceof EthereumJSError)) throw error
+    const message = engineMessage(error)
+    // Its errors carry no code of their own (all EthereumJSErrorWithoutCode): only their text
+    // says that the gas limit is below the intrinsic gas, so it is read here, once, at the
+    // engine's edge, and callers test the class (eth_estimateGas then tries a higher limit).
+    if (/gas limit|intrinsic/i.test(message)) throw new GasLimitTooLowError(message, { cause: error })
+    throw new ExecutionError(message, { cause: error })
   }
 }
 
@@ -121,7 +130,7 @@ export function assertSuccess(result: RunTxResult): void {
     const data = result.execResult.returnValue
     throw new ExecutionRevertedError(decodeRevertReason(data), bytesToHex(data))
   }
-  throw new ServerError(gethExecutionError(failure.error))
+  throw new ExecutionError(gethExecutionError(failure.error))
 }
 
 /** ethereumjs' EVM error strings in geth's words (what tools match on). */

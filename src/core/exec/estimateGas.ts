@@ -2,7 +2,7 @@ import type { Block } from '@ethereumjs/block'
 import { EVMError } from '@ethereumjs/evm'
 import { createAddressFromString, KECCAK256_NULL, equalsBytes } from '@ethereumjs/util'
 import type { RunTxResult, VM } from '@ethereumjs/vm'
-import { ServerError } from '../rpc/errors.ts'
+import { ExecutionError, GasLimitTooLowError } from '../errors.ts'
 import { assertSuccess, runCall, type CallRequest } from './call.ts'
 
 const TRANSFER_GAS = 21_000n
@@ -34,7 +34,7 @@ export async function estimateGas(vm: VM, context: Block, request: CallRequest, 
       return { ok: result.execResult.exceptionError === undefined, result }
     } catch (error) {
       // Below the intrinsic gas runTx refuses the transaction: that limit is simply too low.
-      if (error instanceof ServerError && /gas limit|intrinsic/i.test(error.message)) return { ok: false }
+      if (error instanceof GasLimitTooLowError) return { ok: false }
       throw error
     } finally {
       await vm.evm.journal.revert()
@@ -54,7 +54,7 @@ export async function estimateGas(vm: VM, context: Block, request: CallRequest, 
     // Running out of gas at the ceiling means the ceiling is the problem (geth's wording);
     // any other failure (a revert, an invalid opcode) fails at every limit and is reported.
     if (top.result && top.result.execResult.exceptionError?.error !== EVMError.errorMessages.OUT_OF_GAS) assertSuccess(top.result)
-    throw new ServerError(`gas required exceeds allowance (${hi})`)
+    throw new ExecutionError(`gas required exceeds allowance (${hi})`)
   }
   const used = top.result!.totalGasSpent
   let lo = used - 1n

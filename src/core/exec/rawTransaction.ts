@@ -4,7 +4,7 @@ import { createTxFromRLP, TransactionType, type TypedTransaction } from '@ethere
 import { bytesToBigInt, type PrefixedHexString } from '@ethereumjs/util'
 import { bytesToHex } from '../hexText.ts'
 import { engineMessage } from './engineMessage.ts'
-import { InvalidParamsError, TransactionRejectedError } from '../rpc/errors.ts'
+import { InvalidParamsError, TransactionRejectedError } from '../errors.ts'
 import { EIP712_TX_TYPE } from '../rollup/eip712Hash.ts'
 import { decodeEip712Transaction, type Eip712Fields } from '../rollup/eip712Transaction.ts'
 import { transactionLimits } from './codeSizeLimit.ts'
@@ -100,17 +100,23 @@ function declaredChainId(raw: Uint8Array, typed: boolean): bigint | undefined {
   return value === 27n || value === 28n ? undefined : (value - 35n) / 2n
 }
 
+/**
+ * Why ethereumjs could not decode the bytes, in geth's words. Its errors carry no code of their
+ * own (EthereumJSErrorWithoutCode), so their text is the only way to tell them apart: it is read
+ * here, at the engine's edge, and never past it.
+ */
 function decodeFailure(error: unknown): Error {
   const message = engineMessage(error)
+  const cause = { cause: error }
   if (/signature|s-value|v value|y-parity|recovery/i.test(message)) {
-    return new TransactionRejectedError(`invalid transaction v, r, s values: ${message}`)
+    return new TransactionRejectedError(`invalid transaction v, r, s values: ${message}`, cause)
   }
   // ethereumjs refuses it while decoding; geth's txpool names it (and so do clients that match).
   if (/authorization list is empty/.test(message)) {
-    return new TransactionRejectedError('EIP-7702 transaction with empty auth list')
+    return new TransactionRejectedError('EIP-7702 transaction with empty auth list', cause)
   }
   if (/maxFeePerGas cannot be less than maxPriorityFeePerGas/.test(message)) {
-    return new TransactionRejectedError('max priority fee per gas higher than max fee per gas')
+    return new TransactionRejectedError('max priority fee per gas higher than max fee per gas', cause)
   }
-  return new InvalidParamsError(`invalid transaction: ${message}`)
+  return new InvalidParamsError(`invalid transaction: ${message}`, cause)
 }

@@ -1,10 +1,10 @@
-import { bigIntToHex, bytesToBigInt, type Address, type PrefixedHexString } from '@ethereumjs/util'
+import { bigIntToHex, bytesToBigInt, EthereumJSError, type Address, type PrefixedHexString } from '@ethereumjs/util'
 import { bytesToHex } from '../hexText.ts'
 import { runTx, type VM } from '@ethereumjs/vm'
 import type { Block } from '@ethereumjs/block'
 import type { SignedTransaction } from '../exec/rawTransaction.ts'
 import { engineMessage } from '../exec/engineMessage.ts'
-import { TransactionRejectedError } from '../rpc/errors.ts'
+import { TransactionRejectedError } from '../errors.ts'
 
 /** A storage write of the detailed output (era's ApiStorageLog): slot and value as U256 quantities. */
 export interface StorageWrite {
@@ -38,7 +38,9 @@ export async function simulateTransaction(vm: VM, context: Block, signed: Signed
   try {
     result = await runTx(vm, { tx: signed.tx, block: context, skipNonce: true, skipHardForkValidation: true })
   } catch (error) {
-    throw new TransactionRejectedError(engineMessage(error))
+    // runTx refuses a transaction with an EthereumJSError; anything else is no refusal (a bug).
+    if (!(error instanceof EthereumJSError)) throw error
+    throw new TransactionRejectedError(engineMessage(error), { cause: error })
   } finally {
     sm.putStorage = putStorage
   }

@@ -12,7 +12,7 @@ import {
 } from '@ethereumjs/util'
 import { bytesToHex } from '../hexText.ts'
 import type { SignedTransaction } from '../exec/rawTransaction.ts'
-import { InvalidParamsError, TransactionRejectedError } from '../rpc/errors.ts'
+import { InvalidParamsError, TransactionRejectedError } from '../errors.ts'
 import { bytecodeHash, InvalidBytecodeError } from './bytecodeHash.ts'
 import { EIP712_TX_TYPE, eip712Digest, eip712TransactionHash } from './eip712Hash.ts'
 import { transactionLimits } from '../exec/codeSizeLimit.ts'
@@ -122,7 +122,9 @@ function factoryDepHashes(deps: Uint8Array[]): Uint8Array[] {
     try {
       return bytecodeHash(dep)
     } catch (error) {
-      if (error instanceof InvalidBytecodeError) throw new TransactionRejectedError(`invalid factory dependency #${i}: ${error.message}`)
+      if (error instanceof InvalidBytecodeError) {
+        throw new TransactionRejectedError(`invalid factory dependency #${i}: ${error.message}`, { cause: error })
+      }
       throw error
     }
   })

@@ -1,5 +1,5 @@
 import type { SignedTransaction } from '../exec/rawTransaction.ts'
-import { TransactionRejectedError } from '../rpc/errors.ts'
+import { TransactionRejectedError } from '../errors.ts'
 
 /**
  * Paymasters are EraVM accounts whose validation the bootloader runs before a transaction; an

@@ -1,5 +1,5 @@
 import type { Limits } from '../config.ts'
-import { InvalidRequestError, ParseError, RpcError, toRpcError } from './errors.ts'
+import { InvalidRequestError, ParseError, RpcError } from '../errors.ts'
 
 export type JsonRpcId = string | number | null
 
@@ -10,7 +10,10 @@ export interface JsonRpcResponse {
   error?: { code: number; message: string; data?: unknown }
 }
 
-/** Runs one method call; throws an RpcError (or anything, which becomes -32603). */
+/**
+ * Runs one method call; rejects with an RpcError only (`Node.request`, which turns anything else
+ * into an InternalError and reports it: the one place that does).
+ */
 export type Dispatch = (method: string, params: unknown) => Promise<unknown>
 
 export interface EnvelopeOptions {
@@ -87,7 +90,9 @@ async function handleCall(call: unknown, dispatch: Dispatch, pathMethod?: string
     const result = await dispatch(method, request.params)
     return hasId ? { jsonrpc: '2.0', id: replyId, result: result ?? null } : undefined
   } catch (error) {
-    return hasId ? failure(replyId, toRpcError(error)) : undefined
+    // Anything else broke the dispatcher's contract: a bug of the transport, left to it.
+    if (!(error instanceof RpcError)) throw error
+    return hasId ? failure(replyId, error) : undefined
   }
 }
 

@@ -1,6 +1,6 @@
 import { hexToBytes, type PrefixedHexString } from '@ethereumjs/util'
 import { BLOCK_TAGS, type BlockRef, type BlockTag } from '../chain/chain.ts'
-import { InvalidParamsError } from './errors.ts'
+import { InvalidParamsError } from '../errors.ts'
 
 /**
  * Declared parameter schemas. Each method lists its positional params once; `parseParams`

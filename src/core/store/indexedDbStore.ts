@@ -1,4 +1,5 @@
 import { openDB, unwrap, type DBSchema, type IDBPDatabase, type IDBPTransaction } from 'idb'
+import { ChainStoreError } from '../errors.ts'
 import { packNodes, packZeros, unpackZeros } from './packing.ts'
 import { NodeFilter, probesOf } from './nodeFilter.ts'
 import {
@@ -113,7 +114,9 @@ export class IndexedDbStore implements Store {
       })
     } catch (error) {
       if (error instanceof DOMException && error.name === 'VersionError') {
-        throw new Error(`the IndexedDB database "${name}" was written by a newer pagenode; upgrade pagenode or use another name`)
+        throw new ChainStoreError(`the IndexedDB database "${name}" was written by a newer pagenode; upgrade pagenode or use another name`, {
+          cause: error,
+        })
       }
       throw error
     }

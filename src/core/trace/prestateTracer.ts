@@ -2,7 +2,7 @@ import type { EVMResult, Message } from '@ethereumjs/evm'
 import { bigIntToHex, createAddressFromString, equalsBytes, hexToBytes, setLengthLeft, type PrefixedHexString } from '@ethereumjs/util'
 import { bytesToHex } from '../hexText.ts'
 import type { RunTxResult, VM } from '@ethereumjs/vm'
-import { InternalError } from '../rpc/errors.ts'
+import { InternalError } from '../errors.ts'
 import type { TracedRun, Tracer, TraceTarget } from './tracer.ts'
 
 export interface PrestateTracerOptions {

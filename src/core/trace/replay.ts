@@ -7,7 +7,7 @@ import { stateRootOf, type BlockRecord, type TransactionRecord } from '../chain/
 import { applyStateOverrides, isPriced, replacesStorage, runCall, type CallRequest, type StateOverrides } from '../exec/call.ts'
 import { runFromAnySender } from '../exec/senderCode.ts'
 import type { Node } from '../node.ts'
-import { InternalError } from '../rpc/errors.ts'
+import { InternalError } from '../errors.ts'
 import type { Tracer, TraceTarget } from './tracer.ts'
 
 const ZERO_ADDRESS: PrefixedHexString = `0x${'00'.repeat(20)}`

@@ -3,7 +3,7 @@ import { bigIntToHex, bytesToUnprefixedHex, setLengthLeft, bigIntToBytes, type P
 import { bytesToHex } from '../hexText.ts'
 import type { RunTxResult, VM } from '@ethereumjs/vm'
 import { gethExecutionError } from '../exec/call.ts'
-import { LimitExceededError } from '../rpc/errors.ts'
+import { LimitExceededError } from '../errors.ts'
 import type { TracedRun, Tracer } from './tracer.ts'
 
 export interface StructLoggerOptions {
@@ -126,6 +126,7 @@ class StructLogSession {
       throw new LimitExceededError(
         `struct log exceeds the trace size limit of ${this.budget.max} bytes after ${this.logs.length} steps; ` +
           'pass "limit", "disableStack" or "disableStorage", leave out "enableMemory", use the callTracer, or raise limits.maxTraceBytes',
+        { limit: 'maxTraceBytes' },
       )
     }
     const exec = result.execResult

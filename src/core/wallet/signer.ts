@@ -3,7 +3,7 @@ import { bytesToHex } from '../hexText.ts'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
 import type { DevAccount } from '../chain/devAccounts.ts'
 import type { Node } from '../node.ts'
-import { UnauthorizedError } from '../rpc/errors.ts'
+import { UnauthorizedError } from '../errors.ts'
 
 /** The dev account holding `address`'s key; 4100 when the node has none (EIP-1193). */
 export function devAccount(node: Node, address: PrefixedHexString): DevAccount {

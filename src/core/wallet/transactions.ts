@@ -5,7 +5,7 @@ import { keccak_256 } from '@noble/hashes/sha3.js'
 import { engineMessage } from '../exec/engineMessage.ts'
 import type { SignedTransaction } from '../exec/rawTransaction.ts'
 import type { Node } from '../node.ts'
-import { InvalidParamsError, UnauthorizedError } from '../rpc/errors.ts'
+import { InvalidParamsError, UnauthorizedError } from '../errors.ts'
 import { estimateGasAt } from '../rpc/methods/eth/execution.ts'
 import type { TransactionRequest } from '../rpc/transactionObject.ts'
 import { devAccount } from './signer.ts'
@@ -63,7 +63,7 @@ function build(node: Node, data: TypedTxData, opts: { freeze: boolean }): TypedT
   try {
     return createTx(data, { common: node.common, ...opts, ...transactionLimits(node.common) })
   } catch (error) {
-    throw new InvalidParamsError(`invalid argument 0 (transaction): ${engineMessage(error)}`)
+    throw new InvalidParamsError(`invalid argument 0 (transaction): ${engineMessage(error)}`, { cause: error })
   }
 }
 

@@ -6,7 +6,7 @@ import { dumpState, loadState } from '../../../dev/stateDump.ts'
 import { setBalance, setCode, setNonce, setStorageAt } from '../../../dev/stateEdits.ts'
 import type { Node } from '../../../node.ts'
 import { parseMineOptions, parseResetOptions, parseSnapshotId, uint, word } from '../../devParams.ts'
-import { InvalidParamsError, ServerError } from '../../errors.ts'
+import { InvalidParamsError, ServerError } from '../../../errors.ts'
 import { address, boolean, custom, data, hash, optional } from '../../params.ts'
 import { action } from './action.ts'
 

@@ -4,7 +4,7 @@ import type { LogFilterSpec } from '../../../chain/filters.ts'
 import type { BlockRecord } from '../../../chain/records.ts'
 import { LogMatcher, type LogCriteria } from '../../../chain/logQuery.ts'
 import type { Node } from '../../../node.ts'
-import { InvalidParamsError, LimitExceededError, ServerError } from '../../errors.ts'
+import { InvalidParamsError, LimitExceededError, ServerError } from '../../../errors.ts'
 import { formatLog } from '../../format/log.ts'
 import { method, type MethodTable } from '../../method.ts'
 import { parseLogQuery, type LogQuery } from '../../logFilterObject.ts'
@@ -38,7 +38,7 @@ function queryRange(node: Node, spec: LogFilterSpec): [bigint, bigint] | undefin
   }
   const limit = BigInt(node.config.limits.maxLogBlockRange)
   if (to - from + 1n > limit) {
-    throw new LimitExceededError(`block range too large: ${to - from + 1n} blocks, the limit is ${limit}`)
+    throw new LimitExceededError(`block range too large: ${to - from + 1n} blocks, the limit is ${limit}`, { limit: 'maxLogBlockRange' })
   }
   return [from, to]
 }
@@ -63,7 +63,7 @@ const min = (a: bigint, b: bigint) => (a < b ? a : b)
 function logsIn(node: Node, criteria: LogCriteria, blocks: Iterable<BlockRecord>, limit = node.config.limits.maxLogResults) {
   return new LogMatcher(criteria)
     .collect(blocks, limit, () => {
-      throw new LimitExceededError(`query returned more than ${limit} results; narrow the block range or the filter`)
+      throw new LimitExceededError(`query returned more than ${limit} results; narrow the block range or the filter`, { limit: 'maxLogResults' })
     })
     .map(({ log, tx, block }) => formatLog(log, tx, block))
 }
