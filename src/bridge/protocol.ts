@@ -17,6 +17,8 @@ export interface WorkerOptions {
   name: string
   persist: boolean
   chainId?: number
+  /** Bytes of deployed code a contract may have; false: no limit (NodeConfig.codeSizeLimit). */
+  codeSizeLimit?: number | false
   mining?: MiningConfig
   durability: Durability
   /** Whether the leader answers the service worker's HTTP requests for this chain. */

@@ -12,6 +12,8 @@ export interface CliOptions {
   accounts: number
   /** Starting balance of each dev account, in wei. */
   balance: bigint
+  /** Bytes of deployed code a contract may have; false: no limit. */
+  codeSizeLimit: number | false
   verbose: boolean
   /** Which of the options above were given on the command line (the rest are defaults). */
   given: ReadonlySet<string>
@@ -31,6 +33,7 @@ export const CLI_DEFAULTS = {
   chainId: 260,
   accounts: 10,
   balance: '10000',
+  codeSizeLimit: 24_576,
 } as const
 
 export const HELP = `Usage: pagenode [options]
@@ -49,6 +52,9 @@ Options:
                          before it is acknowledged, compacted at exit
   -a, --accounts <n>     dev accounts to derive and fund, 0 to 1000 (default ${CLI_DEFAULTS.accounts})
   --balance <ETH>        starting balance of each dev account (default ${CLI_DEFAULTS.balance})
+  --code-size-limit <n>  bytes of code a contract may deploy (default ${CLI_DEFAULTS.codeSizeLimit}, EIP-170)
+  --disable-code-size-limit
+                         no limit on contract code, nor on initcode (EIP-3860)
   -v, --verbose          print one line per request, and internal errors with their stacks
   -h, --help             print this help
   -V, --version          print the version
@@ -67,6 +73,8 @@ const spec = {
   state: { type: 'string' },
   accounts: { type: 'string', short: 'a' },
   balance: { type: 'string' },
+  'code-size-limit': { type: 'string' },
+  'disable-code-size-limit': { type: 'boolean' },
   verbose: { type: 'boolean', short: 'v' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'V' },
@@ -93,6 +101,7 @@ export function parseCliArgs(argv: string[]): CliCommand {
       state: values.state === undefined ? undefined : parseStatePath(values.state),
       accounts: parseAccounts(values.accounts ?? String(CLI_DEFAULTS.accounts)),
       balance: parseEther(values.balance ?? CLI_DEFAULTS.balance),
+      codeSizeLimit: parseCodeSizeLimit(values['code-size-limit'], values['disable-code-size-limit'] ?? false),
       verbose: values.verbose ?? false,
       given,
     },
@@ -137,6 +146,16 @@ function parseAccounts(value: string): number {
   const count = /^\d+$/.test(value) ? Number(value) : NaN
   if (!(count >= 0 && count <= 1000)) throw new UsageError(`--accounts must be a number from 0 to 1000, got '${value}'`)
   return count
+}
+
+/** anvil's pair of flags: a number of bytes, or no limit; not both. */
+function parseCodeSizeLimit(value: string | undefined, disabled: boolean): number | false {
+  if (disabled && value !== undefined) throw new UsageError('--code-size-limit and --disable-code-size-limit exclude each other: give one')
+  if (disabled) return false
+  if (value === undefined) return CLI_DEFAULTS.codeSizeLimit
+  const bytes = /^\d+$/.test(value) ? Number(value) : NaN
+  if (!(Number.isSafeInteger(bytes) && bytes > 0)) throw new UsageError(`--code-size-limit must be a positive number of bytes, got '${value}'`)
+  return bytes
 }
 
 /** A decimal amount of ETH ("10000", "0.5") in wei, exactly: no floating point on the way. */

@@ -14,6 +14,8 @@ export interface StartOptions {
   persist?: boolean
   chainId?: number
   mining?: MiningConfig
+  /** Bytes of deployed code a contract may have (EIP-170: 24,576); false: no limit, initcode included. */
+  codeSizeLimit?: number | false
   /** IndexedDB commit durability: 'relaxed' survives tab and browser crashes; 'strict' also an OS crash. */
   durability?: Durability
   /**
@@ -141,7 +143,15 @@ export async function startNode(options: StartOptions = {}): Promise<PageNode> {
   let info: NodeInfo
   try {
     const reply = answer('started')
-    const workerOptions = { name, persist: options.persist ?? true, chainId: options.chainId, mining: options.mining, durability: options.durability ?? 'relaxed', http: script !== false }
+    const workerOptions = {
+      name,
+      persist: options.persist ?? true,
+      chainId: options.chainId,
+      mining: options.mining,
+      codeSizeLimit: options.codeSizeLimit,
+      durability: options.durability ?? 'relaxed',
+      http: script !== false,
+    }
     post({ type: 'start', options: workerOptions, requests: calls.port2 }, [calls.port2])
     const outcome = await Promise.race([reply, death])
     if (outcome.type === 'failed') throw new Error(outcome.message)

@@ -29,6 +29,8 @@ export interface TestChainOptions {
   chainId?: number
   /** How blocks are produced at the start of every test (automine by default). */
   mining?: MiningConfig
+  /** Bytes of deployed code a contract may have (EIP-170: 24,576); false: no limit, initcode included. */
+  codeSizeLimit?: number | false
   /** Announce the provider through EIP-6963 too (for code that discovers wallets, like wagmi). */
   announce?: boolean
   /** Revert to a snapshot after each test (default true). */
@@ -87,6 +89,7 @@ export async function startTestChain(options: TestChainOptions = {}): Promise<Te
     persist,
     chainId: options.chainId,
     mining: options.mining,
+    codeSizeLimit: options.codeSizeLimit,
     announce: options.announce ?? false,
     // No HTTP endpoint: a service worker is per origin, shared by every test file of the run.
     serviceWorker: false,

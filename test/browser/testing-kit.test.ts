@@ -3,7 +3,7 @@
  * it, and every test starting from the same chain whatever the others did.
  */
 import { TypedDataEncoder, verifyTypedData } from 'ethers'
-import { useChain } from 'pagenode/testing'
+import { startTestChain, useChain } from 'pagenode/testing'
 import { parseEther } from 'viem'
 import { expect, test } from 'vitest'
 
@@ -60,4 +60,17 @@ test('the chain is this file\'s own: a fresh name, in memory', async () => {
   expect(chain.node.role).toBe('leader')
   expect(chain.accounts).toHaveLength(10)
   expect(await chain.request('eth_chainId')).toBe('0x104')
+})
+
+test('a chain without a code size limit deploys a contract past EIP-170 (startNode({ codeSizeLimit: false }))', async () => {
+  const big = await startTestChain({ codeSizeLimit: false })
+  try {
+    // Initcode deploying 30,000 zero bytes: PUSH3 30000, PUSH1 0, RETURN.
+    const hash = await big.walletClient.sendTransaction({ data: '0x620075306000f3', gas: 30_000_000n })
+    const receipt = await big.publicClient.waitForTransactionReceipt({ hash })
+    expect(receipt.status).toBe('success')
+    expect(((await big.publicClient.getCode({ address: receipt.contractAddress! }))!.length - 2) / 2).toBe(30_000)
+  } finally {
+    await big.stop()
+  }
 })

@@ -29,6 +29,7 @@ describe('flags', () => {
       state: undefined,
       accounts: 10,
       balance: 10_000n * 10n ** 18n,
+      codeSizeLimit: 24_576,
       verbose: false,
     })
     expect(given.size).toBe(0)
@@ -53,6 +54,14 @@ describe('flags', () => {
     expect(options(['--mining', 'manual', '--chain-id', '324', '--port=0']).mining).toEqual({ mode: 'manual' })
     expect(options(['--chain-id', '324']).chainId).toBe(324)
     expect(options(['--balance', '1.000000000000000001']).balance).toBe(10n ** 18n + 1n)
+  })
+
+  test("the contract size limit, as anvil's flags set it", () => {
+    expect(options(['--code-size-limit', '50000']).codeSizeLimit).toBe(50_000)
+    expect(options(['--disable-code-size-limit']).codeSizeLimit).toBe(false)
+    expect(() => options(['--code-size-limit', '0'])).toThrow("--code-size-limit must be a positive number of bytes, got '0'")
+    expect(() => options(['--code-size-limit', '24k'])).toThrow("--code-size-limit must be a positive number of bytes, got '24k'")
+    expect(() => options(['--code-size-limit', '1', '--disable-code-size-limit'])).toThrow('exclude each other')
   })
 
   test('--help and --version win over everything else', () => {
