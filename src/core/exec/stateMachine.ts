@@ -10,6 +10,7 @@ import { ReadMemoTrie, SandboxStateManager } from './sandboxState.ts'
 import { ScratchNodeStore, type TrieNodeStore } from './trieNodeStore.ts'
 import { keepCodeAnalyses } from './codeAnalysis.ts'
 import { codeSizeOptions, DEFAULT_CODE_SIZE_LIMIT, type CodeSizeLimit } from './codeSizeLimit.ts'
+import { P256_VERIFY_PRECOMPILE } from './p256Verify.ts'
 
 /** Hash of a canonical block by number, for the BLOCKHASH opcode. */
 export type BlockHashLookup = (number: bigint) => Uint8Array | undefined
@@ -41,7 +42,8 @@ export class StateMachine {
   static async create(common: Common, nodes: TrieNodeStore, blockHash: BlockHashLookup, codeSizeLimit: CodeSizeLimit = DEFAULT_CODE_SIZE_LIMIT): Promise<StateMachine> {
     const blockchain = blockHashAdapter(blockHash)
     await keepCodeAnalyses()
-    const evmOptions = codeSizeOptions(common, codeSizeLimit)
+    // ZKsync's P256VERIFY beside Prague's precompiles.
+    const evmOptions: EVMOpts = { ...codeSizeOptions(common, codeSizeLimit), customPrecompiles: [P256_VERIFY_PRECOMPILE] }
     const vm = await newVm(common, nodes, undefined, blockchain, 'miner', evmOptions)
     // Only the miner's VM writes state that is kept: its keys are the ones a dump must name.
     const preimages = recordPreimages(vm.stateManager as MerkleStateManager, nodes)
