@@ -14,6 +14,10 @@ export interface CliOptions {
   balance: bigint
   /** Bytes of deployed code a contract may have; false: no limit. */
   codeSizeLimit: number | false
+  /** Host names allowed besides this machine's (--allow-host; '*': any). */
+  allowHosts: string[]
+  /** Origins whose pages may call besides loopback ones (--allow-origin; '*': any, as anvil). */
+  allowOrigins: string[]
   verbose: boolean
   /** Which of the options above were given on the command line (the rest are defaults). */
   given: ReadonlySet<string>
@@ -55,6 +59,10 @@ Options:
   --code-size-limit <n>  bytes of code a contract may deploy (default ${CLI_DEFAULTS.codeSizeLimit}, EIP-170)
   --disable-code-size-limit
                          no limit on contract code, nor on initcode (EIP-3860)
+  --allow-origin <url>   let pages on this origin call the node (repeatable); '*' for every page,
+                         as anvil does (default: loopback origins only)
+  --allow-host <name>    answer requests addressed to this host name too (repeatable; default:
+                         loopback names and IP addresses only, against DNS rebinding)
   -v, --verbose          print one line per request, and internal errors with their stacks
   -h, --help             print this help
   -V, --version          print the version
@@ -75,13 +83,16 @@ const spec = {
   balance: { type: 'string' },
   'code-size-limit': { type: 'string' },
   'disable-code-size-limit': { type: 'boolean' },
+  'allow-origin': { type: 'string', multiple: true },
+  'allow-host': { type: 'string', multiple: true },
   verbose: { type: 'boolean', short: 'v' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'V' },
 } as const
 
 export function parseCliArgs(argv: string[]): CliCommand {
-  let values: { [K in keyof typeof spec]?: (typeof spec)[K]['type'] extends 'string' ? string : boolean }
+  type Value<K extends keyof typeof spec> = (typeof spec)[K] extends { multiple: true } ? string[] : (typeof spec)[K]['type'] extends 'string' ? string : boolean
+  let values: { [K in keyof typeof spec]?: Value<K> }
   try {
     ;({ values } = parseArgs({ args: argv, options: spec, strict: true, allowPositionals: false }))
   } catch (error) {
@@ -102,6 +113,8 @@ export function parseCliArgs(argv: string[]): CliCommand {
       accounts: parseAccounts(values.accounts ?? String(CLI_DEFAULTS.accounts)),
       balance: parseEther(values.balance ?? CLI_DEFAULTS.balance),
       codeSizeLimit: parseCodeSizeLimit(values['code-size-limit'], values['disable-code-size-limit'] ?? false),
+      allowHosts: values['allow-host'] ?? [],
+      allowOrigins: (values['allow-origin'] ?? []).map(parseOrigin),
       verbose: values.verbose ?? false,
       given,
     },
@@ -146,6 +159,21 @@ function parseAccounts(value: string): number {
   const count = /^\d+$/.test(value) ? Number(value) : NaN
   if (!(count >= 0 && count <= 1000)) throw new UsageError(`--accounts must be a number from 0 to 1000, got '${value}'`)
   return count
+}
+
+/** An origin as browsers send it: scheme, host and port, no path; or '*'. */
+function parseOrigin(value: string): string {
+  if (value === '*') return value
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    throw new UsageError(`--allow-origin must be an origin like http://localhost:3000 (or '*'), got '${value}'`)
+  }
+  if (url.origin === 'null' || url.pathname !== '/' || url.search || url.hash) {
+    throw new UsageError(`--allow-origin must be an origin like http://localhost:3000 (scheme, host and port, no path), got '${value}'`)
+  }
+  return url.origin
 }
 
 /** anvil's pair of flags: a number of bytes, or no limit; not both. */

@@ -2,20 +2,24 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import type { Pagenode } from '../core/index.ts'
 import { endpointPath, HttpErrorCode, route, rpcAnswer, rpcError, tooLarge, type HeaderOf, type HttpAnswer } from '../bridge/httpRules.ts'
+import { refusal, withCors, type AccessPolicy } from './accessPolicy.ts'
 import { readRequestBody } from './requestBody.ts'
 import type { RequestRecord } from './requestLog.ts'
 
 export interface RpcServerOptions {
   maxRequestBytes: number
+  /** Which hosts and origins may call (accessPolicy.ts). */
+  access: AccessPolicy
   /** Told about every request once it is answered (the --verbose log). */
   onRequest?: (record: RequestRecord) => void
 }
 
 /**
  * The node over HTTP (docs/cli.md, "Over HTTP"): `POST /` and `POST /<method>`, every JSON-RPC
- * answer HTTP 200 `application/json` (errors included), CORS on every response so a page on any
- * origin can call it, `OPTIONS` preflights answered, other verbs 405. The rules are the service
- * worker's too (bridge/httpRules.ts); this is their adapter to Node's http server.
+ * answer HTTP 200 `application/json` (errors included), `OPTIONS` preflights answered, other verbs
+ * 405. The rules are the service worker's too (bridge/httpRules.ts); this is their adapter to
+ * Node's http server, with the CLI's own access policy in front (accessPolicy.ts): only this
+ * machine's hosts, allowed origins and JSON bodies, and CORS for allowed origins only.
  *
  * The port is bound before the node exists (a port in use fails fast, before a state file is
  * touched); requests that arrive before `attach` wait for the node.
@@ -41,7 +45,8 @@ export class RpcServer {
     this.serve(request, response, bodyWithheld).catch((error: unknown) => {
       // Only a bug gets here; still answer in JSON-RPC terms rather than leave the client hanging.
       if (!response.headersSent) {
-        send(response, rpcError(HttpErrorCode.internal, error instanceof Error ? error.message : String(error), headerOf(request)))
+        const header = headerOf(request)
+        send(response, withCors(rpcError(HttpErrorCode.internal, error instanceof Error ? error.message : String(error), header), header, this.options.access))
       } else response.destroy()
     })
   }
@@ -92,9 +97,18 @@ export class RpcServer {
     if (this.closing) response.setHeader('Connection', 'close')
 
     const header = headerOf(request)
+    const answer = (reply: HttpAnswer) => send(response, withCors(reply, header, this.options.access))
+    const refused = refusal(request.method ?? '', header, this.options.access)
+    if (refused) {
+      // Whatever the body holds is read and dropped (never kept): the connection stays usable.
+      if (bodyWithheld) response.setHeader('Connection', 'close')
+      else request.resume()
+      send(response, refused)
+      return record({ note: 'refused by the access policy', response: refused.body })
+    }
     const routed = route({ verb: request.method ?? '', path, endpoint: endpointPath(path), header }, '')
     if (routed.kind === 'answer') {
-      send(response, routed.answer)
+      answer(routed.answer)
       return record({})
     }
     const { pathMethod } = routed
@@ -102,16 +116,16 @@ export class RpcServer {
     const body = await readRequestBody(request, this.options.maxRequestBytes)
     if (body.kind === 'aborted') return
     if (body.kind === 'tooLarge') {
-      const answer = tooLarge(this.options.maxRequestBytes, header)
+      const refusedForSize = tooLarge(this.options.maxRequestBytes, header)
       refuseRestOfBody(request, response, bodyWithheld)
-      send(response, answer)
-      return record({ pathMethod, response: answer.body, note: 'request too large' })
+      answer(refusedForSize)
+      return record({ pathMethod, response: refusedForSize.body, note: 'request too large' })
     }
 
     const node = await this.node
     const reply = await node.handleText(body.text, pathMethod)
     // A notification (or a batch of them) has nothing to answer: 200 with an empty body, as geth.
-    send(response, rpcAnswer(reply ?? null, header))
+    answer(rpcAnswer(reply ?? null, header))
     record({ pathMethod, request: body.text, response: reply })
   }
 }

@@ -5,6 +5,7 @@ import { formatBanner } from './banner.ts'
 import { CliError } from './cliError.ts'
 import { formatInternalError } from './internalErrorLog.ts'
 import { formatRequestLine } from './requestLog.ts'
+import { accessPolicy } from './accessPolicy.ts'
 import { RpcServer } from './rpcServer.ts'
 import { FileStore, StateFileError } from './stateFile/fileStore.ts'
 
@@ -31,6 +32,7 @@ export interface RunningNode {
 export async function startPagenode(options: CliOptions, out: Output): Promise<RunningNode> {
   const server = new RpcServer({
     maxRequestBytes: DEFAULT_LIMITS.maxRequestBytes,
+    access: accessPolicy(options.allowHosts, options.allowOrigins),
     onRequest: options.verbose ? (record) => out.log(formatRequestLine(record)) : undefined,
   })
   // The port first: failing there must not create or touch a state file.

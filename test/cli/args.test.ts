@@ -30,6 +30,8 @@ describe('flags', () => {
       accounts: 10,
       balance: 10_000n * 10n ** 18n,
       codeSizeLimit: 24_576,
+      allowHosts: [],
+      allowOrigins: [],
       verbose: false,
     })
     expect(given.size).toBe(0)
@@ -62,6 +64,15 @@ describe('flags', () => {
     expect(() => options(['--code-size-limit', '0'])).toThrow("--code-size-limit must be a positive number of bytes, got '0'")
     expect(() => options(['--code-size-limit', '24k'])).toThrow("--code-size-limit must be a positive number of bytes, got '24k'")
     expect(() => options(['--code-size-limit', '1', '--disable-code-size-limit'])).toThrow('exclude each other')
+  })
+
+  test('who may call: --allow-origin (origins, or *) and --allow-host, each repeatable', () => {
+    const parsed = options(['--allow-origin', 'https://dapp.example/', '--allow-origin', 'http://192.168.1.5:3000', '--allow-host', 'devbox.lan'])
+    expect(parsed.allowOrigins).toEqual(['https://dapp.example', 'http://192.168.1.5:3000'])
+    expect(parsed.allowHosts).toEqual(['devbox.lan'])
+    expect(options(['--allow-origin', '*']).allowOrigins).toEqual(['*'])
+    expect(() => options(['--allow-origin', 'dapp.example'])).toThrow("--allow-origin must be an origin like http://localhost:3000 (or '*'), got 'dapp.example'")
+    expect(() => options(['--allow-origin', 'https://dapp.example/app'])).toThrow('no path')
   })
 
   test('--help and --version win over everything else', () => {

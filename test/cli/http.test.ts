@@ -5,11 +5,12 @@ import { post, startCli, type CliProcess } from './cli.ts'
 const LIMIT = 5 * 1024 * 1024
 const TOO_LARGE = { jsonrpc: '2.0', id: null, error: { code: -32600, message: `request too large: the limit is ${LIMIT} bytes` } }
 
-// These tests change no state, so they share one server (a spawn costs about a second).
+// These tests change no state, so they share one server (a spawn costs about a second). Open to
+// every origin, as anvil is (--allow-origin '*'): the default policy is test/cli/access.test.ts's.
 let server: CliProcess
 let url: string
 beforeAll(async () => {
-  server = await startCli(['--verbose'], { shared: true })
+  server = await startCli(['--verbose', '--allow-origin', '*'], { shared: true })
   url = server.url
 })
 afterAll(() => server?.child.kill('SIGKILL'))
@@ -95,8 +96,8 @@ describe('JSON-RPC over HTTP', () => {
     }
   })
 
-  test('invalid JSON and non-JSON content are the core’s -32700, whatever the Content-Type', async () => {
-    for (const [body, type] of [['{"jsonrpc":"2.0",', 'application/json'], ['hello', 'text/plain'], ['', 'application/json']]) {
+  test('invalid JSON and non-JSON content are the core’s -32700', async () => {
+    for (const [body, type] of [['{"jsonrpc":"2.0",', 'application/json'], ['hello', 'application/json'], ['', 'application/json; charset=utf-8']]) {
       const response = await post(url, body, { headers: { 'Content-Type': type } })
       expect(response.status).toBe(200)
       const answer = await response.json()
@@ -166,7 +167,7 @@ describe('request size limit', () => {
 
   test('Expect: 100-continue with a Content-Length over the limit is refused before the body is sent', async () => {
     let bodySent = false
-    const response = await rawRequest({ headers: { 'Content-Length': LIMIT + 1, Expect: '100-continue' } }, (req) => {
+    const response = await rawRequest({ headers: { 'Content-Type': 'application/json', 'Content-Length': LIMIT + 1, Expect: '100-continue' } }, (req) => {
       req.on('continue', () => {
         bodySent = true
         req.end('x'.repeat(LIMIT + 1))
