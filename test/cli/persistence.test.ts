@@ -63,7 +63,7 @@ describe('--state', () => {
     const { hostname, port } = new URL(cli.url)
     const body = JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'eth_chainId', params: [] })
     const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const req = httpRequest({ hostname, port, method: 'POST', path: '/', headers: { 'Content-Length': body.length } }, (res) => {
+      const req = httpRequest({ hostname, port, method: 'POST', path: '/', headers: { 'Content-Type': 'application/json', 'Content-Length': body.length } }, (res) => {
         let text = ''
         res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk))
         res.on('end', () => resolve({ status: res.statusCode!, text }))
