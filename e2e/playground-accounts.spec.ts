@@ -130,7 +130,7 @@ test('Node: a snapshot taken before a transfer, reverted to, brings back the blo
   const node = page.getByTestId('panel-node')
   await expect(node.getByTestId('node-role')).toHaveText(/^leader/)
   await expect(node.getByTestId('node-chain-id')).toHaveText('260 (0x104)')
-  await expect(node.getByTestId('client-version')).toHaveText(/^pagenode\//)
+  await expect(node.getByTestId('client-version')).toHaveText(/^zkSync\/pagenode\/v/)
   await node.getByRole('button', { name: 'Take a snapshot' }).click()
   await expect(node.getByTestId('snapshot-note')).toHaveText('Snapshot 0x1 taken at block 0.')
 
