@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vite'
 import pagenode from '../../src/vite/plugin.ts'
+import { buildServiceWorkerScript } from '../../scripts/build/serviceWorkerScript.ts'
 import { browserDeps } from '../../vite.config.ts'
 
 const here = (path: string): string => fileURLToPath(new URL(path, import.meta.url))
@@ -13,7 +14,8 @@ const here = (path: string): string => fileURLToPath(new URL(path, import.meta.u
 export default defineConfig({
   root: here('.'),
   publicDir: here('./public'),
-  plugins: [pagenode()],
+  // The service worker from the sources, as this repository's other sites build it.
+  plugins: [pagenode({ serviceWorkerScript: buildServiceWorkerScript })],
   logLevel: 'warn',
   build: {
     outDir: here('../.build'),
