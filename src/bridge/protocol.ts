@@ -19,6 +19,8 @@ export interface WorkerOptions {
   chainId?: number
   /** Bytes of deployed code a contract may have; false: no limit (NodeConfig.codeSizeLimit). */
   codeSizeLimit?: number | false
+  /** Hardhat's throwOnTransactionFailures: under automine, a failing transaction's send is an error (it is mined all the same). */
+  throwOnTransactionFailures?: boolean
   mining?: MiningConfig
   durability: Durability
   /** Whether the leader answers the service worker's HTTP requests for this chain. */

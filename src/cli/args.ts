@@ -14,6 +14,8 @@ export interface CliOptions {
   balance: bigint
   /** Bytes of deployed code a contract may have; false: no limit. */
   codeSizeLimit: number | false
+  /** Hardhat's throwOnTransactionFailures (--throw-on-transaction-failures). */
+  throwOnTransactionFailures: boolean
   /** Host names allowed besides this machine's (--allow-host; '*': any). */
   allowHosts: string[]
   /** Origins whose pages may call besides loopback ones (--allow-origin; '*': any, as anvil). */
@@ -59,6 +61,9 @@ Options:
   --code-size-limit <n>  bytes of code a contract may deploy (default ${CLI_DEFAULTS.codeSizeLimit}, EIP-170)
   --disable-code-size-limit
                          no limit on contract code, nor on initcode (EIP-3860)
+  --throw-on-transaction-failures
+                         a failing transaction's send answers an error in Hardhat's words (it
+                         is mined all the same), as Hardhat's network does
   --allow-origin <url>   let pages on this origin call the node (repeatable); '*' for every page,
                          as anvil does (default: loopback origins only)
   --allow-host <name>    answer requests addressed to this host name too (repeatable; default:
@@ -83,6 +88,7 @@ const spec = {
   balance: { type: 'string' },
   'code-size-limit': { type: 'string' },
   'disable-code-size-limit': { type: 'boolean' },
+  'throw-on-transaction-failures': { type: 'boolean' },
   'allow-origin': { type: 'string', multiple: true },
   'allow-host': { type: 'string', multiple: true },
   verbose: { type: 'boolean', short: 'v' },
@@ -113,6 +119,7 @@ export function parseCliArgs(argv: string[]): CliCommand {
       accounts: parseAccounts(values.accounts ?? String(CLI_DEFAULTS.accounts)),
       balance: parseEther(values.balance ?? CLI_DEFAULTS.balance),
       codeSizeLimit: parseCodeSizeLimit(values['code-size-limit'], values['disable-code-size-limit'] ?? false),
+      throwOnTransactionFailures: values['throw-on-transaction-failures'] ?? false,
       allowHosts: values['allow-host'] ?? [],
       allowOrigins: (values['allow-origin'] ?? []).map(parseOrigin),
       verbose: values.verbose ?? false,

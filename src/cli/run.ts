@@ -49,6 +49,7 @@ export async function startPagenode(options: CliOptions, out: Output): Promise<R
       accounts: options.accounts,
       balance: options.balance,
       codeSizeLimit: options.codeSizeLimit,
+      throwOnTransactionFailures: options.throwOnTransactionFailures,
       store,
       // A bug in pagenode: one line, or with --verbose its params and the stacks of its causes.
       onInternalError: (error, call) => out.error(formatInternalError(error, call, options.verbose)),

@@ -16,6 +16,8 @@ export interface StartOptions {
   mining?: MiningConfig
   /** Bytes of deployed code a contract may have (EIP-170: 24,576); false: no limit, initcode included. */
   codeSizeLimit?: number | false
+  /** Hardhat's throwOnTransactionFailures: under automine, a failing transaction's send is an error (it is mined all the same). */
+  throwOnTransactionFailures?: boolean
   /** IndexedDB commit durability: 'relaxed' survives tab and browser crashes; 'strict' also an OS crash. */
   durability?: Durability
   /**
@@ -149,6 +151,7 @@ export async function startNode(options: StartOptions = {}): Promise<PageNode> {
       chainId: options.chainId,
       mining: options.mining,
       codeSizeLimit: options.codeSizeLimit,
+      throwOnTransactionFailures: options.throwOnTransactionFailures,
       durability: options.durability ?? 'relaxed',
       http: script !== false,
     }

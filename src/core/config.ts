@@ -77,6 +77,12 @@ export interface NodeConfig {
    */
   codeSizeLimit?: number | false
   /**
+   * Hardhat's throwOnTransactionFailures: under automine, the send of a transaction that fails
+   * (reverts, runs out of gas) is an error in Hardhat's words, the transaction mined all the same.
+   * Off by default, as in anvil: the send answers the hash, the receipt says status 0.
+   */
+  throwOnTransactionFailures?: boolean
+  /**
    * Output of the debug_trace* methods: 'zksync' (ZKsync's DebugCall; callTracer by default) or
    * 'geth' (geth's exact callTracer output; the struct logger by default).
    */
@@ -106,6 +112,7 @@ export interface ResolvedConfig {
   now: () => number
   tracing: TraceStyle
   codeSizeLimit: number | false
+  throwOnTransactionFailures: boolean
   onInternalError: InternalErrorHandler
 }
 
@@ -175,6 +182,7 @@ export function resolveConfig(config: NodeConfig = {}): ResolvedConfig {
     now: config.now ?? Date.now,
     tracing,
     codeSizeLimit,
+    throwOnTransactionFailures: config.throwOnTransactionFailures ?? false,
     onInternalError: config.onInternalError ?? logInternalError,
   }
 }

@@ -122,6 +122,16 @@ export class TransactionRejectedError extends RpcError {
   }
 }
 
+/**
+ * A transaction that was mined and failed, answered to its send as Hardhat answers it (the
+ * throwOnTransactionFailures option): its message, its hash and its revert data in `data`.
+ */
+export class TransactionFailedError extends RpcError {
+  constructor(message: string, outOfGas: boolean, txHash: `0x${string}`, revertData: `0x${string}`) {
+    super(outOfGas ? ErrorCode.server : ErrorCode.internal, message, { message, txHash, data: revertData })
+  }
+}
+
 /** The transaction is in the pool or mined already: sending it again is harmless (idempotent by hash). */
 export class AlreadyKnownError extends TransactionRejectedError {
   constructor(readonly hash: `0x${string}`) {

@@ -15,7 +15,9 @@ import { stateRootOf, type BlockRecord } from './chain/records.ts'
 import { SnapshotRegistry } from './chain/snapshots.ts'
 import { DecodedBlocks, RecentLogs, StoredBlock } from './chain/storedBlock.ts'
 import { TxPool } from './chain/txPool.ts'
-import { ChainStoreError, MethodNotFoundError, RpcError, ServerError, toRpcError, TransactionRejectedError } from './errors.ts'
+import { ChainStoreError, MethodNotFoundError, RpcError, ServerError, toRpcError, TransactionFailedError, TransactionRejectedError } from './errors.ts'
+import { describeFailure } from './exec/transactionFailure.ts'
+import { bytesToHex } from './hexText.ts'
 import { resolveConfig, type NodeConfig, type ResolvedConfig } from './config.ts'
 import { executionBlock, minedBlockContext } from './exec/blockProducer.ts'
 import { createChainCommon } from './exec/chainCommon.ts'
@@ -254,6 +256,11 @@ export class Node {
       throw error
     }
     if (inclusion.status === 'dropped') throw new TransactionRejectedError(inclusion.reason)
+    if (inclusion.status === 'mined' && inclusion.failure && this.config.throwOnTransactionFailures) {
+      // Mined all the same (its block, receipt and gas stay), as Hardhat does.
+      const { message, outOfGas } = describeFailure(inclusion.failure)
+      throw new TransactionFailedError(message, outOfGas, signed.hash, bytesToHex(inclusion.failure.returnValue))
+    }
     return signed.hash
   }
 }

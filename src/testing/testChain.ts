@@ -31,6 +31,8 @@ export interface TestChainOptions {
   mining?: MiningConfig
   /** Bytes of deployed code a contract may have (EIP-170: 24,576); false: no limit, initcode included. */
   codeSizeLimit?: number | false
+  /** Hardhat's throwOnTransactionFailures: under automine, a failing transaction's send is an error (it is mined all the same). */
+  throwOnTransactionFailures?: boolean
   /** Announce the provider through EIP-6963 too (for code that discovers wallets, like wagmi). */
   announce?: boolean
   /** Revert to a snapshot after each test (default true). */
@@ -90,6 +92,7 @@ export async function startTestChain(options: TestChainOptions = {}): Promise<Te
     chainId: options.chainId,
     mining: options.mining,
     codeSizeLimit: options.codeSizeLimit,
+    throwOnTransactionFailures: options.throwOnTransactionFailures,
     announce: options.announce ?? false,
     // No HTTP endpoint: a service worker is per origin, shared by every test file of the run.
     serviceWorker: false,

@@ -30,6 +30,7 @@ describe('flags', () => {
       accounts: 10,
       balance: 10_000n * 10n ** 18n,
       codeSizeLimit: 24_576,
+      throwOnTransactionFailures: false,
       allowHosts: [],
       allowOrigins: [],
       verbose: false,
@@ -61,6 +62,7 @@ describe('flags', () => {
   test("the contract size limit, as anvil's flags set it", () => {
     expect(options(['--code-size-limit', '50000']).codeSizeLimit).toBe(50_000)
     expect(options(['--disable-code-size-limit']).codeSizeLimit).toBe(false)
+    expect(options(['--throw-on-transaction-failures']).throwOnTransactionFailures).toBe(true)
     expect(() => options(['--code-size-limit', '0'])).toThrow("--code-size-limit must be a positive number of bytes, got '0'")
     expect(() => options(['--code-size-limit', '24k'])).toThrow("--code-size-limit must be a positive number of bytes, got '24k'")
     expect(() => options(['--code-size-limit', '1', '--disable-code-size-limit'])).toThrow('exclude each other')

@@ -9,6 +9,7 @@ import type { Chain } from './chain.ts'
 import type { ChainWriter } from './chainWriter.ts'
 import type { BlockClock } from './clock.ts'
 import { stateRootOf, type BlockRecord } from './records.ts'
+import type { ExecutionFailure } from '../exec/transactionFailure.ts'
 import type { PoolEntry, TxPool } from './txPool.ts'
 
 export interface MinerDeps {
@@ -29,7 +30,8 @@ export interface MinerDeps {
 
 /** What happened to a transaction the pool handed to the miner. */
 export type Inclusion =
-  | { status: 'mined'; block: BlockRecord }
+  /** `failure`: how its execution failed (reverted, out of gas, …), when it did. */
+  | { status: 'mined'; block: BlockRecord; failure?: ExecutionFailure }
   | { status: 'dropped'; reason: string }
   | { status: 'waiting' }
 
@@ -45,6 +47,8 @@ const DROPPED_MEMORY = 1000
 export class Miner {
   readonly lock = new Lock()
   private readonly dropped = new Map<PrefixedHexString, string>()
+  /** How the last transactions that failed in a block failed (for their senders, once). */
+  private readonly failures = new Map<PrefixedHexString, ExecutionFailure>()
 
   constructor(private readonly deps: MinerDeps) {
     deps.writer.rollBack = (lastStored) => this.rollBack(lastStored)
@@ -143,7 +147,7 @@ export class Miner {
 
   private inclusionOf(hash: PrefixedHexString): Inclusion {
     const mined = this.deps.chain.transaction(hash)
-    if (mined) return { status: 'mined', block: this.deps.chain.byNumber(mined.blockNumber)! }
+    if (mined) return { status: 'mined', block: this.deps.chain.byNumber(mined.blockNumber)!, failure: this.failures.get(hash) }
     const reason = this.dropped.get(hash)
     if (reason !== undefined) return { status: 'dropped', reason }
     return this.deps.pool.get(hash) ? { status: 'waiting' } : { status: 'dropped', reason: 'transaction was removed from the pool' }
@@ -197,10 +201,14 @@ export class Miner {
     const record = toBlockRecord(produced, placement)
     record.sealsBatch = this.deps.batches.sealsWith(placement)
 
-    for (const { signed } of produced.included) pool.remove(signed.hash)
+    for (const { signed, result } of produced.included) {
+      pool.remove(signed.hash)
+      const error = result.execResult.exceptionError
+      if (error) this.remember(this.failures, signed.hash, { returnValue: result.execResult.returnValue, error: error.error })
+    }
     for (const { signed, reason } of produced.dropped) {
       pool.remove(signed.hash)
-      this.rememberDropped(signed.hash, reason)
+      this.remember(this.dropped, signed.hash, reason)
     }
 
     chain.append(record)
@@ -230,8 +238,9 @@ export class Miner {
     }
   }
 
-  private rememberDropped(hash: PrefixedHexString, reason: string): void {
-    this.dropped.set(hash, reason)
-    if (this.dropped.size > DROPPED_MEMORY) this.dropped.delete(this.dropped.keys().next().value!)
+  /** Remembers what became of the last DROPPED_MEMORY transactions of a kind, the oldest forgotten. */
+  private remember<T>(memory: Map<PrefixedHexString, T>, hash: PrefixedHexString, value: T): void {
+    memory.set(hash, value)
+    if (memory.size > DROPPED_MEMORY) memory.delete(memory.keys().next().value!)
   }
 }
