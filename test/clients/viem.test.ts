@@ -110,6 +110,8 @@ describe('viem over EIP-1193 (chain zksyncInMemoryNode)', () => {
     for (const account of accounts) expect(await publicClient.getBalance({ address: account.address })).toBe(TEN_THOUSAND_ETH)
     expect(await publicClient.getGasPrice()).toBe(GAS_PRICE)
     expect(await publicClient.estimateMaxPriorityFeePerGas()).toBe(0n)
+    // eth_blobBaseFee: no blob is ever mined, so EIP-4844's minimum.
+    expect(await publicClient.getBlobBaseFee()).toBe(1n)
     // viem pads the base fee by 1.2 for the fee cap.
     expect(await publicClient.estimateFeesPerGas()).toEqual({ maxFeePerGas: (GAS_PRICE * 12n) / 10n, maxPriorityFeePerGas: 0n })
     expect(await publicClient.estimateFeesPerGas({ type: 'legacy' })).toEqual({ gasPrice: (GAS_PRICE * 12n) / 10n })

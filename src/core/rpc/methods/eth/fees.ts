@@ -10,6 +10,9 @@ export const feeMethods: MethodTable = {
   eth_gasPrice: constant((node) => bigIntToHex(node.params.gasPrice())),
   // The base fee is the whole L2 gas price; nothing is gained by tipping (ZKsync answers 0).
   eth_maxPriorityFeePerGas: constant(() => '0x0'),
+  // EIP-4844's blob base fee of the next block (viem's getBlobBaseFee): no blobs are ever mined
+  // here, so it stays at its minimum, 1 wei.
+  eth_blobBaseFee: constant((node) => bigIntToHex(node.chain.head.header.calcNextBlobGasPrice(node.common))),
 
   eth_feeHistory: method(
     [custom('blockCount', parseBlockCount), blockRef('newestBlock'), optional(custom('rewardPercentiles', parsePercentiles))],
