@@ -3,6 +3,7 @@ import { getMerkleStateProof } from '@ethereumjs/statemanager'
 import { bigIntToHex, createAddressFromString, hexToBytes, setLengthLeft } from '@ethereumjs/util'
 import { bytesToHex } from '../../hexText.ts'
 import type { Node } from '../../node.ts'
+import { estimateGasAt } from '../../exec/estimateGas.ts'
 import { decodeRawTransaction } from '../../exec/rawTransaction.ts'
 import { batchDetails, blockDetails, transactionDetails } from '../../rollup/details.ts'
 import { simulateTransaction } from '../../rollup/detailedOutput.ts'
@@ -14,7 +15,6 @@ import { rawBlockTransaction } from '../../rollup/rawBlockTransaction.ts'
 import { callRequest, stateOverrides } from '../callObject.ts'
 import { constant, method, type MethodSpec, type MethodTable } from '../method.ts'
 import { address, custom, data, hash, numberish, optional, ParamError, parseHash } from '../params.ts'
-import { estimateGasAt } from './eth/execution.ts'
 
 const LATEST = { kind: 'tag', tag: 'latest' } as const
 
