@@ -14,7 +14,7 @@ import { proofForMessage, proofForTransactionLog } from '../../rollup/proofLooku
 import { rawBlockTransaction } from '../../rollup/rawBlockTransaction.ts'
 import { callRequest, stateOverrides } from '../callObject.ts'
 import { constant, method, type MethodSpec, type MethodTable } from '../method.ts'
-import { address, custom, data, hash, numberish, optional, ParamError, parseHash } from '../params.ts'
+import { address, custom, data, hash, numberish, optional, ParamError, parseArrayOf, parseHash } from '../params.ts'
 
 const LATEST = { kind: 'tag', tag: 'latest' } as const
 
@@ -30,10 +30,7 @@ function parseInteropMode(value: unknown): undefined {
   )
 }
 
-function parseHashes(value: unknown) {
-  if (!Array.isArray(value)) throw new ParamError('expected an array of 32-byte storage keys')
-  return value.map(parseHash)
-}
+const parseHashes = parseArrayOf('32-byte storage keys', parseHash)
 
 function parseTokenLimit(value: unknown): number {
   if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 255) return value
