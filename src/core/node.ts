@@ -25,13 +25,13 @@ import { loadFastCrypto } from './exec/fastCrypto.ts'
 import { createGenesis } from './exec/genesis.ts'
 import type { SignedTransaction } from './exec/rawTransaction.ts'
 import { StateMachine, type Sandbox } from './exec/stateMachine.ts'
-import { TrieNodeStore } from './exec/trieNodeStore.ts'
 import { checkPaymaster } from './rollup/paymaster.ts'
 import { handleJsonRpc, handleJsonRpcText, type JsonRpcResponse } from './rpc/envelope.ts'
 import { methods } from './rpc/methods/index.ts'
 import { decodeBlockRecord } from './store/blockCodec.ts'
 import { EphemeralStore } from './store/memoryStore.ts'
 import { SCHEMA_VERSION, type PersistedChain, type Store } from './store/store.ts'
+import { TrieNodeStore } from './store/trieNodeStore.ts'
 
 export interface RequestArguments {
   method: string

@@ -1,9 +1,5 @@
-import { paramsBlock } from '@ethereumjs/block'
-import type { Common, ParamsDict } from '@ethereumjs/common'
-import { paramsEVM } from '@ethereumjs/evm'
-import { createFeeMarket1559Tx, createTxFromRLP, paramsTx } from '@ethereumjs/tx'
+import { createFeeMarket1559Tx, createTxFromRLP } from '@ethereumjs/tx'
 import { ecrecover as jsEcrecover, hexToBytes } from '@ethereumjs/util'
-import { paramsVM } from '@ethereumjs/vm'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { beforeAll, describe, expect, test } from 'vitest'
@@ -42,42 +38,6 @@ describe('WebAssembly keccak256 and ecrecover (customCrypto)', () => {
     const plain = createTxFromRLP(raw, { common: plainCommon })
     expect(fast.getSenderAddress().toString()).toBe(plain.getSenderAddress().toString())
     expect(fast.hash()).toEqual(plain.hash())
-  })
-})
-
-describe('the chain Common skips repeated parameter updates', () => {
-  type Internals = { _paramsCache: Record<string, unknown> }
-  const cacheOf = (common: Common) => (common as unknown as Internals)._paramsCache
-
-  test('every copy ends with the cache a plain Common computes, whatever the order of updates', () => {
-    const fast = createChainCommon(260)
-    const plain = createChainCommon(260, { crypto: 'default' })
-    for (const common of [fast, plain]) {
-      common.updateParams(paramsVM)
-      common.updateParams(paramsEVM)
-    }
-    // The vm and evm sets disagree on EIP-2935's historyServeWindow: the last one merged wins, as in ethereumjs.
-    const sequences: ParamsDict[][] = [[paramsTx], [paramsBlock], [paramsTx, paramsBlock], [paramsBlock, paramsTx], [paramsTx, paramsTx], [paramsVM], [paramsTx], [paramsEVM], [paramsBlock, paramsVM, paramsTx]]
-    for (let round = 0; round < 3; round++) {
-      for (const sequence of sequences) {
-        const fastCopy = fast.copy()
-        const plainCopy = plain.copy()
-        for (const set of sequence) {
-          fastCopy.updateParams(set)
-          plainCopy.updateParams(set)
-        }
-        expect(cacheOf(fastCopy)).toEqual(cacheOf(plainCopy))
-        expect(fastCopy.param('txGas')).toBe(21000n)
-      }
-    }
-    // Another hardfork on a copy: its own cache, built in full.
-    const cancun = fast.copy()
-    cancun.setHardfork('cancun')
-    cancun.updateParams(paramsTx)
-    const plainCancun = plain.copy()
-    plainCancun.setHardfork('cancun')
-    plainCancun.updateParams(paramsTx)
-    expect(cacheOf(cancun)).toEqual(cacheOf(plainCancun))
   })
 })
 

@@ -3,7 +3,7 @@
  * need, a segment at a time, so that every stored node is found either way.
  */
 import { expect, test } from 'vitest'
-import { TrieNodeStore } from '../../src/core/exec/trieNodeStore.ts'
+import { TrieNodeStore } from '../../src/core/store/trieNodeStore.ts'
 import { bytesToHex } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { NodeFilter } from '../../src/core/store/nodeFilter.ts'

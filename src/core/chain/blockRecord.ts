@@ -4,7 +4,7 @@ import type { ProducedBlock } from '../exec/blockProducer.ts'
 import type { SignedTransaction } from '../exec/rawTransaction.ts'
 import { maxFeePerGas, maxPriorityFeePerGas } from './admission.ts'
 import type { BatchPlacement } from './batches.ts'
-import type { BlockRecord, LogRecord, TransactionRecord } from './records.ts'
+import { logRecords, type BlockRecord, type TransactionRecord } from './records.ts'
 
 /** A transaction as the pool handed it to the miner: signed, with its arrival time. */
 export type ReceivedTransaction = SignedTransaction & { receivedAtMs: number }
@@ -18,13 +18,8 @@ export function toBlockRecord(produced: ProducedBlock<ReceivedTransaction>, batc
   const blockHash = bytesToHex(header.hash())
   let logIndex = 0
   const transactions = produced.included.map(({ signed, result }, index): TransactionRecord => {
-    const logs = result.receipt.logs.map(([address, topics, data], transactionLogIndex): LogRecord => ({
-      address: bytesToHex(address),
-      topics: topics.map((topic) => bytesToHex(topic)),
-      data: bytesToHex(data),
-      logIndex: logIndex++,
-      transactionLogIndex,
-    }))
+    const logs = logRecords(result.receipt.logs, logIndex)
+    logIndex += logs.length
     return {
       hash: signed.hash,
       tx: signed.tx,

@@ -1,4 +1,4 @@
-import type { TrieNodeStore } from '../exec/trieNodeStore.ts'
+import type { TrieNodeStore } from '../store/trieNodeStore.ts'
 import { StoreError } from '../errors.ts'
 import { encodeBlockRecord } from '../store/blockCodec.ts'
 import { SCHEMA_VERSION, type ChainMeta, type Store } from '../store/store.ts'

@@ -1,5 +1,6 @@
 import type { BlockHeader } from '@ethereumjs/block'
 import type { PrefixedHexString } from '@ethereumjs/util'
+import { bytesToHex } from '../hexText.ts'
 import type { SignedTransaction } from '../exec/rawTransaction.ts'
 
 /**
@@ -15,6 +16,20 @@ export interface LogRecord {
   logIndex: number
   /** Index of the log in its transaction (ZKsync's transactionLogIndex). */
   transactionLogIndex: number
+}
+
+/**
+ * A receipt's logs as ethereumjs has them ([address, topics, data]: a run's receipt, or a stored
+ * block's record), numbered in their block from `firstIndex`.
+ */
+export function logRecords(logs: readonly (readonly [Uint8Array, Uint8Array[], Uint8Array])[], firstIndex: number): LogRecord[] {
+  return logs.map(([address, topics, data], transactionLogIndex) => ({
+    address: bytesToHex(address),
+    topics: topics.map((topic) => bytesToHex(topic)),
+    data: bytesToHex(data),
+    logIndex: firstIndex + transactionLogIndex,
+    transactionLogIndex,
+  }))
 }
 
 export interface ReceiptRecord {

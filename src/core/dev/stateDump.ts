@@ -14,7 +14,7 @@ import { bytesToHex } from '../hexText.ts'
 import { preimageOf } from '../exec/preimages.ts'
 import type { Node } from '../node.ts'
 import { InternalError, InvalidParamsError } from '../errors.ts'
-import { ParamError, parseAddress, parseData, parseObject } from '../rpc/params.ts'
+import { optionalField, ParamError, parseAddress, parseData, parseObject, uintOf, wordOf } from '../rpc/params.ts'
 import { gunzip, gzip, isGzip } from './gzip.ts'
 import { editState } from './stateEdits.ts'
 
@@ -156,14 +156,12 @@ function parseStateDump(value: unknown): LoadedAccount[] {
       within(`accounts.${key}`, () => {
         const address = parseAddress(key)
         const entry = parseObject(record)
-        const optional = <T>(name: string, parse: (v: unknown) => T): T | undefined =>
-          entry[name] === undefined || entry[name] === null ? undefined : within(name, () => parse(entry[name]))
-        const storage = optional('storage', parseObject) ?? {}
+        const storage = optionalField(entry, 'storage', parseObject) ?? {}
         return {
           address,
-          nonce: optional('nonce', parseUint) ?? 0n,
-          balance: optional('balance', parseUint) ?? 0n,
-          code: optional('code', parseData) ?? new Uint8Array(),
+          nonce: optionalField(entry, 'nonce', parseUint) ?? 0n,
+          balance: optionalField(entry, 'balance', parseUint) ?? 0n,
+          code: optionalField(entry, 'code', parseData) ?? new Uint8Array(),
           storage: Object.entries(storage).map(([slot, word]) =>
             within(`storage.${slot}`, (): [Uint8Array, Uint8Array] => [parseWord(slot), parseWord(word)]),
           ),
@@ -188,15 +186,14 @@ function within<T>(where: string, parse: () => T): T {
 
 /** A JSON number or a hex quantity (anvil writes nonces as numbers, balances as hex). */
 function parseUint(value: unknown): bigint {
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value)
-  if (typeof value === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(value)) return BigInt(value)
-  throw new ParamError(`expected a non-negative integer (a JSON number or 0x-prefixed hex), got ${JSON.stringify(value)}`)
+  const uint = uintOf(value)
+  if (uint === undefined) throw new ParamError(`expected a non-negative integer (a JSON number or 0x-prefixed hex), got ${JSON.stringify(value)}`)
+  return uint
 }
 
 /** A storage slot or value: hex of at most 32 bytes, left-padded. */
 function parseWord(value: unknown): Uint8Array {
-  if (typeof value === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(value)) {
-    return setLengthLeft(hexToBytes(value.length % 2 === 0 ? (value as PrefixedHexString) : `0x0${value.slice(2)}`), 32)
-  }
-  throw new ParamError(`expected hex of at most 32 bytes, got ${JSON.stringify(value)}`)
+  const word = wordOf(value)
+  if (word === undefined) throw new ParamError(`expected hex of at most 32 bytes, got ${JSON.stringify(value)}`)
+  return word
 }

@@ -41,24 +41,25 @@ export async function editState(node: Node, edit: (state: MerkleStateManager) =>
   })
 }
 
-/** The account at `address`, created empty when it does not exist. */
-async function accountAt(sm: MerkleStateManager, address: PrefixedHexString): Promise<Account> {
-  return (await sm.getAccount(createAddressFromString(address))) ?? new Account()
+/** Changes the account at `address` (created empty when it does not exist). */
+function editAccount(node: Node, address: PrefixedHexString, change: (account: Account) => void): Promise<void> {
+  return editState(node, async (sm) => {
+    const at = createAddressFromString(address)
+    const account = (await sm.getAccount(at)) ?? new Account()
+    change(account)
+    await sm.putAccount(at, account)
+  })
 }
 
 export function setBalance(node: Node, address: PrefixedHexString, balance: bigint): Promise<void> {
-  return editState(node, async (sm) => {
-    const account = await accountAt(sm, address)
+  return editAccount(node, address, (account) => {
     account.balance = balance
-    await sm.putAccount(createAddressFromString(address), account)
   })
 }
 
 export function setNonce(node: Node, address: PrefixedHexString, nonce: bigint): Promise<void> {
-  return editState(node, async (sm) => {
-    const account = await accountAt(sm, address)
+  return editAccount(node, address, (account) => {
     account.nonce = nonce
-    await sm.putAccount(createAddressFromString(address), account)
   })
 }
 

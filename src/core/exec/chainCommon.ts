@@ -1,5 +1,6 @@
-import { Common, createCommonFromGethGenesis, type ParamsDict } from '@ethereumjs/common'
+import { createCommonFromGethGenesis, type Common } from '@ethereumjs/common'
 import type { KZG } from '@ethereumjs/util'
+import { skipRepeatedParamUpdates } from './enginePatches.ts'
 import { ecrecover, keccak256, loadFastCrypto } from './fastCrypto.ts'
 
 /**
@@ -79,57 +80,7 @@ export function createChainCommon(chainId: number, { crypto = 'fast' }: ChainCom
       customCrypto: crypto === 'fast' ? { kzg: noKzg, keccak256, ecrecover } : { kzg: noKzg },
     },
   )
+  // 'default' is ethereumjs as it is (the benchmark floors): its Common is not patched either.
   if (crypto === 'fast') skipRepeatedParamUpdates(common)
   return common
-}
-
-/**
- * Every transaction, header and block ethereumjs builds copies its Common and calls
- * `updateParams` with its package's parameter set, which deep-copies the set by JSON and rebuilds
- * the whole parameter cache: 15% of a transfer's time in the node (profiled), twice per
- * transaction (decoding, then the block header). A copy shares its original's parameter sets
- * (`copy()` is shallow), so after the first time such a call usually changes nothing but the
- * caller's cache, which then comes out the same as the last one built from the same sets for the
- * same hardfork and EIPs: this hands that cache over instead (a cache is never changed once
- * built: each build makes a new object).
- *
- * A call whose values differ from the shared sets' (ethereumjs' vm and evm sets disagree on
- * EIP-2935's historyServeWindow, so the last one merged wins) runs in full, as before.
- * Copies inherit the override (`copy()` copies own properties).
- */
-function skipRepeatedParamUpdates(common: Common): void {
-  type Internals = { _params: ParamsDict; _paramsCache: object }
-  /** Bumped whenever a call changes the shared parameter sets. */
-  let version = 0
-  const latest = new Map<string, { cache: object; version: number }>()
-  /** The version at which a package's set (a module constant) was last found merged. */
-  const mergedAt = new WeakMap<ParamsDict, number>()
-  const update = Common.prototype.updateParams
-  common.updateParams = function (this: Common, params: ParamsDict): void {
-    const self = this as unknown as Internals
-    const key = `${this.hardfork()}|${this.eips().join(',')}`
-    if (mergedAt.get(params) === version || alreadyMerged(self._params, params)) {
-      mergedAt.set(params, version)
-      const built = latest.get(key)
-      if (built?.version === version) {
-        self._paramsCache = built.cache
-        return
-      }
-    } else {
-      version++
-    }
-    update.call(this, params)
-    latest.set(key, { cache: self._paramsCache, version })
-  }
-}
-
-/** Whether merging `params` into `shared` would change no value. */
-function alreadyMerged(shared: ParamsDict, params: ParamsDict): boolean {
-  for (const eip in params) {
-    const have = shared[eip]
-    if (have === undefined) return false
-    const values = params[eip]
-    for (const name in values) if (have[name] !== values[name]) return false
-  }
-  return true
 }

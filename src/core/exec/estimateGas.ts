@@ -2,8 +2,10 @@ import type { Block } from '@ethereumjs/block'
 import { EVMError } from '@ethereumjs/evm'
 import { createAddressFromString, KECCAK256_NULL, equalsBytes } from '@ethereumjs/util'
 import type { RunTxResult, VM } from '@ethereumjs/vm'
+import type { BlockRef } from '../chain/chain.ts'
 import { ExecutionError, GasLimitTooLowError } from '../errors.ts'
-import { assertSuccess, runCall, type CallRequest } from './call.ts'
+import { assertSuccess, runCall, type CallRequest, type StateOverrides } from './call.ts'
+import { inCallSandbox, type CallHost } from './callSandbox.ts'
 
 const TRANSFER_GAS = 21_000n
 const CALL_STIPEND = 2_300n
@@ -11,13 +13,21 @@ const CALL_STIPEND = 2_300n
 const ERROR_RATIO_PERMILLE = 15n
 
 /**
- * geth's eth_estimateGas: run at the cap, try the optimistic (used + refund) · 64/63, then
- * bisect. A single run's gasUsed is wrong whenever refunds or the 63/64 rule apply (a call that
+ * eth_estimateGas's answer for a call at `ref` (zks_estimateFee, zks_estimateGasL1ToL2 and
+ * eth_sendTransaction's missing gas are the same).
+ */
+export function estimateGasAt(host: CallHost, request: CallRequest, ref: BlockRef, overrides: StateOverrides | undefined): Promise<bigint> {
+  return inCallSandbox(host, ref, request, overrides, ({ vm, context, gas }) => estimateGas(vm, context, request, gas))
+}
+
+/**
+ * geth's eth_estimateGas: run at the call's gas (`gas`, already capped: callGas), try the
+ * optimistic (used + refund) · 64/63, then bisect. A single run's gasUsed is wrong whenever refunds or the 63/64 rule apply (a call that
  * clears storage needs more gas than it ends up using); the search finds the smallest limit at
  * which the call succeeds. Each attempt runs in its own reverted checkpoint.
  */
-export async function estimateGas(vm: VM, context: Block, request: CallRequest, cap: bigint): Promise<bigint> {
-  let hi = request.gas !== undefined && request.gas < cap ? request.gas : cap
+export async function estimateGas(vm: VM, context: Block, request: CallRequest, gas: bigint): Promise<bigint> {
+  let hi = gas
 
   const feeCap = request.gasPrice || request.maxFeePerGas || 0n
   if (feeCap > 0n && request.from) {

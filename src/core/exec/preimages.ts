@@ -2,7 +2,7 @@ import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import { type Address, type PrefixedHexString } from '@ethereumjs/util'
 import { bytesToHex } from '../hexText.ts'
 import { keccak256 } from './fastCrypto.ts'
-import type { TrieNodeStore } from './trieNodeStore.ts'
+import type { TrieNodeStore } from '../store/trieNodeStore.ts'
 
 /**
  * The state trie keys accounts by keccak(address) and storage by keccak(slot), so walking it

@@ -7,8 +7,8 @@ import { bytesToHex } from '../hexText.ts'
 import { createVM, type VM } from '@ethereumjs/vm'
 import { recordPreimages } from './preimages.ts'
 import { ReadMemoTrie, SandboxStateManager } from './sandboxState.ts'
-import { ScratchNodeStore, type TrieNodeStore } from './trieNodeStore.ts'
-import { keepCodeAnalyses } from './codeAnalysis.ts'
+import { ScratchNodeStore, type TrieNodeStore } from '../store/trieNodeStore.ts'
+import { keepCodeAnalyses } from './enginePatches.ts'
 import { codeSizeOptions, DEFAULT_CODE_SIZE_LIMIT, type CodeSizeLimit } from './codeSizeLimit.ts'
 import { P256_VERIFY_PRECOMPILE } from './p256Verify.ts'
 
@@ -41,7 +41,6 @@ export class StateMachine {
 
   static async create(common: Common, nodes: TrieNodeStore, blockHash: BlockHashLookup, codeSizeLimit: CodeSizeLimit = DEFAULT_CODE_SIZE_LIMIT): Promise<StateMachine> {
     const blockchain = blockHashAdapter(blockHash)
-    await keepCodeAnalyses()
     // ZKsync's P256VERIFY beside Prague's precompiles.
     const evmOptions: EVMOpts = { ...codeSizeOptions(common, codeSizeLimit), customPrecompiles: [P256_VERIFY_PRECOMPILE] }
     const vm = await newVm(common, nodes, undefined, blockchain, 'miner', evmOptions)
@@ -136,7 +135,9 @@ async function newVm(
     role === 'miner'
       ? new MerkleStateManager({ common, trie: new MerklePatriciaTrie(options), caches: new Caches() })
       : new SandboxStateManager({ common, trie: new ReadMemoTrie(options), caches: new Caches() })
-  return createVM({ common, stateManager, blockchain, evmOpts })
+  const vm = await createVM({ common, stateManager, blockchain, evmOpts })
+  await keepCodeAnalyses(vm.evm)
+  return vm
 }
 
 /** The VM only needs block hashes (BLOCKHASH); blocks themselves are stored by the chain. */

@@ -1,9 +1,6 @@
 import { equalsBytes, type PrefixedHexString } from '@ethereumjs/util'
 import type { CallRequest, StateOverrides } from '../exec/call.ts'
-import { custom, field, ParamError, parseAddress, parseData, parseHash, parseObject, parseQuantity } from './params.ts'
-
-const optionalField = <T>(object: Record<string, unknown>, key: string, parse: (value: unknown) => T): T | undefined =>
-  object[key] === undefined || object[key] === null ? undefined : field(object, key, parse)
+import { custom, field, optionalField, ParamError, parseAddress, parseData, parseHash, parseObject, parseQuantity } from './params.ts'
 
 /** The call object of eth_call / eth_estimateGas / debug_traceCall, as geth reads it. */
 export function parseCallRequest(value: unknown): CallRequest {

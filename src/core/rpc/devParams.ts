@@ -1,5 +1,4 @@
-import { hexToBytes, setLengthLeft, type PrefixedHexString } from '@ethereumjs/util'
-import { custom, ParamError, parseObject } from './params.ts'
+import { custom, describe, optionalField, ParamError, parseObject, uintOf, wordOf } from './params.ts'
 
 /**
  * Parameters of the dev-node methods. anvil and Hardhat read their numbers as U256 from either a
@@ -7,47 +6,32 @@ import { custom, ParamError, parseObject } from './params.ts'
  * take both; everything else is as strict as the eth_ methods.
  */
 
-function describe(value: unknown): string {
-  const json = JSON.stringify(value)
-  return json === undefined ? String(value) : json.length > 80 ? `${json.slice(0, 77)}...` : json
-}
-
 /** A non-negative integer: a JSON number or 0x-prefixed hex (leading zeros allowed). */
 export function parseUint(value: unknown): bigint {
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value)
-  if (typeof value === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(value)) return BigInt(value)
-  throw new ParamError(`expected a non-negative integer (a JSON number or 0x-prefixed hex), got ${describe(value)}`)
+  const uint = uintOf(value)
+  if (uint === undefined) throw new ParamError(`expected a non-negative integer (a JSON number or 0x-prefixed hex), got ${describe(value)}`)
+  return uint
 }
 
 /** A storage slot or value: hex of at most 32 bytes, left-padded to 32 (odd lengths allowed). */
 export function parseWord(value: unknown): Uint8Array {
-  if (typeof value === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(value)) {
-    return setLengthLeft(hexToBytes((value.length % 2 === 0 ? value : `0x0${value.slice(2)}`) as PrefixedHexString), 32)
-  }
-  throw new ParamError(`expected 0x-prefixed hex of at most 32 bytes, got ${describe(value)}`)
+  const word = wordOf(value)
+  if (word === undefined) throw new ParamError(`expected 0x-prefixed hex of at most 32 bytes, got ${describe(value)}`)
+  return word
 }
 
 /** A snapshot id as evm_snapshot returned it (hex); a JSON number is taken too. */
 export function parseSnapshotId(value: unknown): bigint {
-  if (typeof value === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(value)) return BigInt(value)
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value)
-  throw new ParamError(`expected a snapshot id as evm_snapshot returned it (hex, like "0x1"), got ${describe(value)}`)
+  const id = uintOf(value)
+  if (id === undefined) throw new ParamError(`expected a snapshot id as evm_snapshot returned it (hex, like "0x1"), got ${describe(value)}`)
+  return id
 }
 
 /** evm_mine's argument: a timestamp, or anvil's {timestamp?, blocks?}. */
 export function parseMineOptions(value: unknown): { timestamp?: bigint; blocks?: bigint } {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { timestamp: parseUint(value) }
   const object = parseObject(value)
-  const at = (key: string) => {
-    if (object[key] === undefined || object[key] === null) return undefined
-    try {
-      return parseUint(object[key])
-    } catch (error) {
-      if (error instanceof ParamError) throw new ParamError(`${key}: ${error.message}`)
-      throw error
-    }
-  }
-  return { timestamp: at('timestamp'), blocks: at('blocks') }
+  return { timestamp: optionalField(object, 'timestamp', parseUint), blocks: optionalField(object, 'blocks', parseUint) }
 }
 
 /**

@@ -2,7 +2,7 @@ import type { PrefixedHexString } from '@ethereumjs/util'
 import type { BlockRef } from '../chain/chain.ts'
 import type { LogFilterSpec } from '../chain/filters.ts'
 import type { LogCriteria } from '../chain/logQuery.ts'
-import { field, ParamError, parseAddress, parseBlockRef, parseHash, parseObject } from './params.ts'
+import { optionalField, ParamError, parseAddress, parseBlockRef, parseHash, parseObject } from './params.ts'
 
 const LATEST: BlockRef = { kind: 'tag', tag: 'latest' }
 const MAX_TOPICS = 4
@@ -16,14 +16,14 @@ const present = (object: Record<string, unknown>, key: string) => object[key] !=
 
 export function parseLogQuery(value: unknown): LogQuery {
   const object = parseObject(value)
-  const blockHash = present(object, 'blockHash') ? field(object, 'blockHash', parseHash) : undefined
+  const blockHash = optionalField(object, 'blockHash', parseHash)
   if (blockHash && (present(object, 'fromBlock') || present(object, 'toBlock'))) {
     throw new ParamError('cannot specify both blockHash and fromBlock/toBlock, choose one or the other')
   }
   return {
     blockHash,
-    fromBlock: present(object, 'fromBlock') ? field(object, 'fromBlock', parseBlockRef) : LATEST,
-    toBlock: present(object, 'toBlock') ? field(object, 'toBlock', parseBlockRef) : LATEST,
+    fromBlock: optionalField(object, 'fromBlock', parseBlockRef) ?? LATEST,
+    toBlock: optionalField(object, 'toBlock', parseBlockRef) ?? LATEST,
     criteria: parseLogCriteria(object),
   }
 }
@@ -31,8 +31,8 @@ export function parseLogQuery(value: unknown): LogQuery {
 /** The address/topics part alone (what an eth_subscribe('logs', …) filter holds). */
 export function parseLogCriteria(object: Record<string, unknown>): LogCriteria {
   return {
-    addresses: present(object, 'address') ? field(object, 'address', parseAddresses) : null,
-    topics: present(object, 'topics') ? field(object, 'topics', parseTopics) : [],
+    addresses: optionalField(object, 'address', parseAddresses) ?? null,
+    topics: optionalField(object, 'topics', parseTopics) ?? [],
   }
 }
 

@@ -1,4 +1,4 @@
-import { hexToBytes, type PrefixedHexString } from '@ethereumjs/util'
+import { hexToBytes, setLengthLeft, type PrefixedHexString } from '@ethereumjs/util'
 import { BLOCK_TAGS, type BlockRef, type BlockTag } from '../chain/chain.ts'
 import { InvalidParamsError } from '../errors.ts'
 
@@ -50,12 +50,45 @@ export function field<T>(object: Record<string, unknown>, key: string, parse: (v
   }
 }
 
+/** An optional field of an object parameter: undefined when absent or null, else as `field`. */
+export function optionalField<T>(object: Record<string, unknown>, key: string, parse: (value: unknown) => T): T | undefined {
+  return object[key] === undefined || object[key] === null ? undefined : field(object, key, parse)
+}
+
 const HEX_RE = /^0x[0-9a-fA-F]*$/
 const QUANTITY_RE = /^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$/
+const SHORT_HEX_RE = /^0x[0-9a-fA-F]{1,64}$/
 
-function describe(value: unknown): string {
+/** A value as an error message shows it: its JSON, cut at 80 characters. */
+export function describe(value: unknown): string {
   const json = JSON.stringify(value)
   return json === undefined ? String(value) : json.length > 80 ? `${json.slice(0, 77)}...` : json
+}
+
+// ---- checks shared by parsers that word their own errors ----
+
+/** A non-negative integer as a JSON number (a safe integer). */
+export function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
+}
+
+/**
+ * 0x and 1 to 64 hex digits, leading zeros and odd lengths allowed: at most 32 bytes, as geth
+ * takes a storage slot ("0x0") and anvil a number.
+ */
+export function isShortHex(value: unknown): value is string {
+  return typeof value === 'string' && SHORT_HEX_RE.test(value)
+}
+
+/** A JSON number or short hex (isShortHex) as a non-negative integer (anvil's U256); else undefined. */
+export function uintOf(value: unknown): bigint | undefined {
+  return isCount(value) || isShortHex(value) ? BigInt(value) : undefined
+}
+
+/** Short hex (isShortHex) as a 32-byte word, left-padded (a storage slot or value); else undefined. */
+export function wordOf(value: unknown): Uint8Array | undefined {
+  if (!isShortHex(value)) return undefined
+  return setLengthLeft(hexToBytes((value.length % 2 === 0 ? value : `0x0${value.slice(2)}`) as PrefixedHexString), 32)
 }
 
 // ---- scalar parsers (usable on their own for object fields) ----
@@ -75,7 +108,7 @@ const U32_MAX = 2 ** 32 - 1
  */
 export function parseNumberish(value: unknown): bigint {
   let number: bigint | undefined
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) number = BigInt(value)
+  if (isCount(value)) number = BigInt(value)
   else if (typeof value === 'string' && value.startsWith('0x')) number = parseQuantity(value)
   if (number === undefined) throw new ParamError(`expected a non-negative integer (a JSON number, or hex like "0x1a"), got ${describe(value)}`)
   if (number > U32_MAX) throw new ParamError(`${number} is out of range: at most ${U32_MAX}`)
@@ -111,6 +144,14 @@ export function parseObject(value: unknown): Record<string, unknown> {
     throw new ParamError(`expected an object, got ${describe(value)}`)
   }
   return value as Record<string, unknown>
+}
+
+/** An array whose every item `parse` takes; `what` names the items in the error. */
+export function parseArrayOf<T>(what: string, parse: (value: unknown) => T): (value: unknown) => T[] {
+  return (value) => {
+    if (!Array.isArray(value)) throw new ParamError(`expected an array of ${what}`)
+    return value.map((item) => parse(item))
+  }
 }
 
 /** A block parameter: a hex number, a tag, or an EIP-1898 object ({blockNumber} | {blockHash}). */

@@ -1,7 +1,7 @@
 import type { StateOverrides } from '../exec/call.ts'
 import { TRACER_NAMES, type TracerName, type TracerOptions, type TraceStyle } from '../trace/tracer.ts'
 import { parseStateOverrides } from './callObject.ts'
-import { custom, field, ParamError, parseBoolean, parseObject } from './params.ts'
+import { custom, field, isCount, ParamError, parseBoolean, parseObject } from './params.ts'
 
 /**
  * The options object of the debug_trace* methods (geth's TraceConfig / TraceCallConfig). Like
@@ -22,12 +22,18 @@ type TracerFlag = (typeof TRACER_FLAGS)[number]
 
 const DURATION_RE = /^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/
 
+/** A key of a trace config: undefined when absent, else as `field` (a null is checked like any value). */
+function given<T>(object: Record<string, unknown>, key: string, parse: (value: unknown) => T): T | undefined {
+  return object[key] === undefined ? undefined : field(object, key, parse)
+}
+
 function parseTraceConfig(value: unknown, forCall: boolean): TraceConfig {
   const object = value === undefined ? {} : parseObject(value)
-  const flag = (key: string) => (object[key] === undefined ? false : field(object, key, parseBoolean))
-  const tracer = object.tracer === undefined ? undefined : field(object, 'tracer', parseTracerName)
-  if (object.timeout !== undefined) field(object, 'timeout', parseDuration)
-  if (object.reexec !== undefined) field(object, 'reexec', parseCount)
+  const flag = (key: string) => given(object, key, parseBoolean) ?? false
+  const tracer = given(object, 'tracer', parseTracerName)
+  // Checked and not enforced (docs/methods.md): execution is bounded by gas, struct logs by size.
+  given(object, 'timeout', parseDuration)
+  given(object, 'reexec', parseCount)
   if (object.blockOverrides !== undefined) {
     throw new ParamError('blockOverrides: block overrides are not supported; the call runs in the block after the one named')
   }
@@ -42,16 +48,16 @@ function parseTraceConfig(value: unknown, forCall: boolean): TraceConfig {
       disableStorage: flag('disableStorage'),
       enableMemory: flag('enableMemory'),
       enableReturnData: flag('enableReturnData'),
-      limit: object.limit === undefined ? 0 : field(object, 'limit', parseCount),
+      limit: given(object, 'limit', parseCount) ?? 0,
     },
-    stateOverrides: object.stateOverrides === undefined ? undefined : field(object, 'stateOverrides', parseStateOverrides),
+    stateOverrides: given(object, 'stateOverrides', parseStateOverrides),
   }
 }
 
 function parseTracerFlags(value: unknown): Record<TracerFlag, boolean> {
   const object = value === undefined ? {} : parseObject(value)
   const flags = {} as Record<TracerFlag, boolean>
-  for (const key of TRACER_FLAGS) flags[key] = object[key] === undefined ? false : field(object, key, parseBoolean)
+  for (const key of TRACER_FLAGS) flags[key] = given(object, key, parseBoolean) ?? false
   return flags
 }
 
@@ -69,9 +75,7 @@ function parseDuration(value: unknown): string {
 }
 
 function parseCount(value: unknown): number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    throw new ParamError(`expected a non-negative integer, got ${JSON.stringify(value)}`)
-  }
+  if (!isCount(value)) throw new ParamError(`expected a non-negative integer, got ${JSON.stringify(value)}`)
   return value
 }
 

@@ -1,7 +1,7 @@
 import type { PrefixedHexString } from '@ethereumjs/util'
 import { parseCallRequest } from './callObject.ts'
 import type { CallRequest } from '../exec/call.ts'
-import { custom, field, ParamError, parseAddress, parseObject, parseQuantity } from './params.ts'
+import { custom, field, optionalField, ParamError, parseAddress, parseObject, parseQuantity } from './params.ts'
 
 /** eth_sendTransaction's / eth_signTransaction's object: a call plus what a transaction fixes. */
 export interface TransactionRequest extends CallRequest {
@@ -17,18 +17,16 @@ const TYPES: Record<string, 0 | 1 | 2> = { '0x0': 0, '0x1': 1, '0x2': 2 }
 function parseTransactionRequest(value: unknown): TransactionRequest {
   const object = parseObject(value)
   if (object.from === undefined || object.from === null) throw new ParamError('from: the sender is required')
-  const optional = <T>(key: string, parse: (v: unknown) => T) =>
-    object[key] === undefined || object[key] === null ? undefined : field(object, key, parse)
-  const type = optional('type', parseType)
+  const type = optionalField(object, 'type', parseType)
   if (object.eip712Meta !== undefined && object.eip712Meta !== null) {
     throw new ParamError('eip712Meta: a ZKsync EIP-712 (0x71) transaction is signed by the client; send it with eth_sendRawTransaction')
   }
   return {
     ...parseCallRequest(object),
     from: field(object, 'from', parseAddress),
-    nonce: optional('nonce', parseQuantity),
+    nonce: optionalField(object, 'nonce', parseQuantity),
     type,
-    chainId: optional('chainId', parseQuantity),
+    chainId: optionalField(object, 'chainId', parseQuantity),
   }
 }
 

@@ -4,7 +4,7 @@ import { RLP } from '@ethereumjs/rlp'
 import { createTxFromRLP } from '@ethereumjs/tx'
 import { bigIntToUnpaddedBytes, bytesToBigInt, createAddressFromString, hexToBytes, type PrefixedHexString } from '@ethereumjs/util'
 import { bytesToHex } from '../hexText.ts'
-import type { BlockRecord, LogRecord, TransactionRecord } from '../chain/records.ts'
+import { logRecords, type BlockRecord, type LogRecord, type TransactionRecord } from '../chain/records.ts'
 import { transactionBytes, type SignedTransaction } from '../exec/rawTransaction.ts'
 import { isEip712Transaction, restoreEip712Transaction } from '../rollup/eip712Transaction.ts'
 import { payload, payloadBigInt, payloadNumber, rlpElement, rlpElements, rlpItem } from './rlpWalk.ts'
@@ -72,8 +72,10 @@ export function decodeBlockRecord(bytes: Uint8Array, common: Common): BlockRecor
   const header = createBlockHeaderFromRLP(headerBytes, { common })
   const blockHash = bytesToHex(header.hash())
   let logIndex = 0
-  const transactions = txs.map(
-    ([signed, hash, from, status, gasUsed, cumulative, price, created, bloom, logs, receivedAtMs], index): TransactionRecord => ({
+  const transactions = txs.map(([signed, hash, from, status, gasUsed, cumulative, price, created, bloom, logs, receivedAtMs], index): TransactionRecord => {
+    const firstLogIndex = logIndex
+    logIndex += logs.length
+    return {
       ...decodeTransaction(signed, bytesToHex(hash), bytesToHex(from), common),
       blockNumber: header.number,
       blockHash,
@@ -86,18 +88,10 @@ export function decodeBlockRecord(bytes: Uint8Array, common: Common): BlockRecor
         effectiveGasPrice: bytesToBigInt(price),
         contractAddress: created.length > 0 ? bytesToHex(created) : null,
         logsBloom: bloom,
-        logs: logs.map(
-          ([address, topics, data], transactionLogIndex): LogRecord => ({
-            address: bytesToHex(address),
-            topics: topics.map((topic) => bytesToHex(topic)) as PrefixedHexString[],
-            data: bytesToHex(data),
-            logIndex: logIndex++,
-            transactionLogIndex,
-          }),
-        ),
+        logs: logRecords(logs, firstLogIndex),
       },
-    }),
-  )
+    }
+  })
   return {
     header,
     hash: blockHash,

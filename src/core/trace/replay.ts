@@ -4,7 +4,9 @@ import { eoaCode7702RecoverAuthority, type PrefixedHexString } from '@ethereumjs
 import { bytesToHex } from '../hexText.ts'
 import { runTx, type RunTxResult } from '@ethereumjs/vm'
 import { stateRootOf, type BlockRecord, type TransactionRecord } from '../chain/records.ts'
-import { applyStateOverrides, isPriced, replacesStorage, runCall, type CallRequest, type StateOverrides } from '../exec/call.ts'
+import type { BlockRef } from '../chain/chain.ts'
+import { isPriced, runCall, type CallRequest, type StateOverrides } from '../exec/call.ts'
+import { inCallSandbox } from '../exec/callSandbox.ts'
 import { runFromAnySender } from '../exec/senderCode.ts'
 import type { Node } from '../node.ts'
 import { InternalError } from '../errors.ts'
@@ -35,37 +37,24 @@ export async function traceTransaction(node: Node, tx: TransactionRecord, tracer
 }
 
 /**
- * Traces a call as eth_call runs it: on the state after `block`, in the context of the block
- * that would follow it, with geth's state overrides applied first.
+ * Traces a call as eth_call runs it (inCallSandbox): on the state after the block `ref` names, in
+ * the context of a call at that block, with geth's state overrides applied first.
  */
-export async function traceCall(
-  node: Node,
-  block: BlockRecord,
-  request: CallRequest,
-  overrides: StateOverrides | undefined,
-  tracer: Tracer,
-  pending = false,
-): Promise<unknown> {
-  // Replacing a whole storage leaves a reused sandbox's caches out of step (see eth_call).
-  const sandbox = replacesStorage(overrides) ? await node.state.freshSandbox(stateRootOf(block)) : await node.sandbox(block)
-  const context = node.callContext(block, pending)
-  const cap = node.config.limits.callGasCap
-  const gas = request.gas !== undefined && request.gas < cap ? request.gas : cap // as eth_call: capped, not refused
-  const target: TraceTarget = {
-    gasLimit: gas,
-    hash: undefined,
-    index: 0,
-    blockNumber: context.header.number,
-    blockHash: undefined,
-    from: request.from ?? ZERO_ADDRESS,
-    to: request.to,
-    coinbase: context.header.coinbase.toString(),
-    accessList: request.accessList ?? [],
-    authorities: () => [],
-    lentGasPrice: isPriced(request) ? undefined : (context.header.baseFeePerGas ?? 0n),
-  }
-  return sandbox.run(async (vm) => {
-    if (overrides) await applyStateOverrides(vm, overrides)
+export async function traceCall(node: Node, ref: BlockRef, request: CallRequest, overrides: StateOverrides | undefined, tracer: Tracer): Promise<unknown> {
+  return inCallSandbox(node, ref, request, overrides, async ({ vm, context, gas }) => {
+    const target: TraceTarget = {
+      gasLimit: gas,
+      hash: undefined,
+      index: 0,
+      blockNumber: context.header.number,
+      blockHash: undefined,
+      from: request.from ?? ZERO_ADDRESS,
+      to: request.to,
+      coinbase: context.header.coinbase.toString(),
+      accessList: request.accessList ?? [],
+      authorities: () => [],
+      lentGasPrice: isPriced(request) ? undefined : (context.header.baseFeePerGas ?? 0n),
+    }
     const { trace } = await tracer.run(vm, () => runCall(vm, context, request, gas), target, false)
     return trace
   })

@@ -11,7 +11,7 @@ export interface StructLoggerOptions {
   disableStorage: boolean
   enableMemory: boolean
   enableReturnData: boolean
-  /** Most entries to record; 0: no limit. */
+  /** Most entries to record; 0: no limit (geth's `limit`). */
   limit: number
 }
 

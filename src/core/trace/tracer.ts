@@ -1,5 +1,6 @@
 import type { PrefixedHexString } from '@ethereumjs/util'
 import type { RunTxResult, VM } from '@ethereumjs/vm'
+import type { StructLoggerOptions } from './structLogger.ts'
 
 /**
  * Which output the call tracers speak: ZKsync's DebugCall (every key present, lowercase camel
@@ -15,15 +16,7 @@ export type TracerOptions =
   | { tracer: 'callTracer'; onlyTopCall: boolean; withLog: boolean }
   | { tracer: 'flatCallTracer'; onlyTopCall: boolean; includePrecompiles: boolean; convertParityErrors: boolean }
   | { tracer: 'prestateTracer'; diffMode: boolean; disableCode: boolean; disableStorage: boolean }
-  | {
-      tracer: 'structLogger'
-      disableStack: boolean
-      disableStorage: boolean
-      enableMemory: boolean
-      enableReturnData: boolean
-      /** Most entries to record; 0: no limit (geth's `limit`). */
-      limit: number
-    }
+  | ({ tracer: 'structLogger' } & StructLoggerOptions)
 
 /** The transaction being traced and where it sits. A traced call has no hash and no block hash. */
 export interface TraceTarget {

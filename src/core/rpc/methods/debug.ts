@@ -1,5 +1,4 @@
 import type { Node } from '../../node.ts'
-import { isPending } from '../../chain/chain.ts'
 import { createTracer } from '../../trace/createTracer.ts'
 import { traceBlock, traceCall, traceTransaction } from '../../trace/replay.ts'
 import type { Tracer } from '../../trace/tracer.ts'
@@ -25,7 +24,7 @@ export const debugMethods: MethodTable = {
   debug_traceCall: method(
     [callRequest('call'), blockOrLatest(), optional(traceCallConfig('config'))],
     async (node, [request, ref, config]) =>
-      traceCall(node, node.block(ref), request, config?.stateOverrides, tracerFor(node, config), isPending(ref)),
+      traceCall(node, ref, request, config?.stateOverrides, tracerFor(node, config)),
   ),
 
   debug_traceBlockByNumber: method([blockRef('block'), optional(traceConfig('config'))], async (node, [ref, config]) => {

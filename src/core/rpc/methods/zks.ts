@@ -3,6 +3,7 @@ import { getMerkleStateProof } from '@ethereumjs/statemanager'
 import { bigIntToHex, createAddressFromString, hexToBytes, setLengthLeft } from '@ethereumjs/util'
 import { bytesToHex } from '../../hexText.ts'
 import type { Node } from '../../node.ts'
+import { estimateGasAt } from '../../exec/estimateGas.ts'
 import { decodeRawTransaction } from '../../exec/rawTransaction.ts'
 import { batchDetails, blockDetails, transactionDetails } from '../../rollup/details.ts'
 import { simulateTransaction } from '../../rollup/detailedOutput.ts'
@@ -13,8 +14,7 @@ import { proofForMessage, proofForTransactionLog } from '../../rollup/proofLooku
 import { rawBlockTransaction } from '../../rollup/rawBlockTransaction.ts'
 import { callRequest, stateOverrides } from '../callObject.ts'
 import { constant, method, type MethodSpec, type MethodTable } from '../method.ts'
-import { address, custom, data, hash, numberish, optional, ParamError, parseHash } from '../params.ts'
-import { estimateGasAt } from './eth/execution.ts'
+import { address, custom, data, hash, numberish, optional, ParamError, parseArrayOf, parseHash } from '../params.ts'
 
 const LATEST = { kind: 'tag', tag: 'latest' } as const
 
@@ -30,10 +30,7 @@ function parseInteropMode(value: unknown): undefined {
   )
 }
 
-function parseHashes(value: unknown) {
-  if (!Array.isArray(value)) throw new ParamError('expected an array of 32-byte storage keys')
-  return value.map(parseHash)
-}
+const parseHashes = parseArrayOf('32-byte storage keys', parseHash)
 
 function parseTokenLimit(value: unknown): number {
   if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 255) return value

@@ -1,7 +1,7 @@
 import { bigIntToHex } from '@ethereumjs/util'
 import type { BlockRecord } from '../../../chain/records.ts'
 import { method, constant, type MethodTable } from '../../method.ts'
-import { blockRef, custom, optional, ParamError } from '../../params.ts'
+import { blockRef, custom, isCount, optional, ParamError } from '../../params.ts'
 
 /** geth's cap on eth_feeHistory's block count. */
 const MAX_FEE_HISTORY = 1024n
@@ -38,7 +38,7 @@ export const feeMethods: MethodTable = {
 }
 
 function parseBlockCount(value: unknown): bigint {
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value)
+  if (isCount(value)) return BigInt(value)
   if (typeof value === 'string' && /^(0x[0-9a-fA-F]+|[0-9]+)$/.test(value)) return BigInt(value)
   throw new ParamError(`expected a block count (hex quantity or integer), got ${JSON.stringify(value)}`)
 }

@@ -8,7 +8,7 @@ import { InvalidParamsError, LimitExceededError, ServerError } from '../../../er
 import { formatLog } from '../../format/log.ts'
 import { method, type MethodTable } from '../../method.ts'
 import { parseLogQuery, type LogQuery } from '../../logFilterObject.ts'
-import { custom, ParamError } from '../../params.ts'
+import { custom, isShortHex, ParamError } from '../../params.ts'
 
 function resolveNumber(node: Node, ref: BlockRef): bigint {
   return ref.kind === 'number' ? ref.number : ref.kind === 'tag' ? node.chain.resolveTag(ref.tag).number : node.block(ref).number
@@ -85,7 +85,7 @@ function logChanges(node: Node, spec: LogFilterSpec, lastBlock: bigint) {
 }
 
 const filterId = () => custom('filterId', (value) => {
-  if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{1,64}$/.test(value)) {
+  if (!isShortHex(value)) {
     throw new ParamError(`expected a filter id (0x-prefixed hex), got ${JSON.stringify(value)}`)
   }
   return value.toLowerCase() as PrefixedHexString

@@ -3,20 +3,16 @@ import { getMerkleStateProof } from '@ethereumjs/statemanager'
 import { bigIntToHex, createAddressFromString, setLengthLeft } from '@ethereumjs/util'
 import { bytesToHex } from '../../../hexText.ts'
 import { method, type MethodTable } from '../../method.ts'
-import { address, blockOrLatest, blockRef, custom, ParamError, parseData } from '../../params.ts'
+import { address, blockOrLatest, blockRef, custom, ParamError, parseArrayOf, wordOf } from '../../params.ts'
 
 /** A storage slot: hex of at most 32 bytes (geth accepts short forms like "0x0"). */
 function parseSlot(value: unknown): Uint8Array {
-  if (typeof value === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(value)) {
-    return setLengthLeft(parseData(value.length % 2 === 0 ? value : `0x0${value.slice(2)}`), 32)
-  }
-  throw new ParamError(`expected a storage slot (0x-prefixed hex, at most 32 bytes), got ${JSON.stringify(value)}`)
+  const slot = wordOf(value)
+  if (slot === undefined) throw new ParamError(`expected a storage slot (0x-prefixed hex, at most 32 bytes), got ${JSON.stringify(value)}`)
+  return slot
 }
 
-function parseSlots(value: unknown): Uint8Array[] {
-  if (!Array.isArray(value)) throw new ParamError('expected an array of storage slots')
-  return value.map(parseSlot)
-}
+const parseSlots = parseArrayOf('storage slots', parseSlot)
 
 /** Account state at any block: every block's state root stays readable. */
 export const stateMethods: MethodTable = {

@@ -1,7 +1,7 @@
 import type { BatchDBOp, DB } from '@ethereumjs/util'
-import { probesOf, type NodeFilter } from '../store/nodeFilter.ts'
-import { PackedNodes } from '../store/packing.ts'
-import type { LaterNodes } from '../store/store.ts'
+import { probesOf, type NodeFilter } from './nodeFilter.ts'
+import { PackedNodes } from './packing.ts'
+import type { LaterNodes } from './store.ts'
 
 /**
  * The state trie's node database: every trie node and every contract code, content-addressed,

@@ -1,0 +1,58 @@
+import type { Block } from '@ethereumjs/block'
+import type { VM } from '@ethereumjs/vm'
+import { isPending, type BlockRef } from '../chain/chain.ts'
+import { stateRootOf, type BlockRecord } from '../chain/records.ts'
+import { applyStateOverrides, replacesStorage, type CallRequest, type StateOverrides } from './call.ts'
+import type { StateMachine } from './stateMachine.ts'
+
+/** What running a call at a block needs of the node (`Node` has it). */
+export interface CallHost {
+  readonly state: StateMachine
+  readonly config: { readonly limits: { readonly callGasCap: bigint } }
+  /** The block a parameter names (throws geth's "header not found"). */
+  block(ref: BlockRef): BlockRecord
+  /** The block a call at `block` runs in (Node.callContext). */
+  callContext(block: BlockRecord, pending?: boolean): Block
+}
+
+/** Where a call runs, handed to the work done in its sandbox. */
+export interface CallScope {
+  /** The sandbox's VM: the state after the block, with the state overrides applied. */
+  vm: VM
+  /** The block the call runs in. */
+  context: Block
+  /** The call's gas: what it asks for, capped at callGasCap (callGas). */
+  gas: bigint
+}
+
+/** geth caps a call's gas at RPCGasCap (limits.callGasCap) instead of refusing it. */
+export function callGas(request: CallRequest, cap: bigint): bigint {
+  return request.gas !== undefined && request.gas < cap ? request.gas : cap
+}
+
+/**
+ * Runs `work` as eth_call, eth_estimateGas, debug_traceCall and the zks estimates run a call at
+ * `ref`: in a sandbox holding the state after that block, with geth's state `overrides` applied
+ * first, in the block context of a call at that block (`pending`: the next block's), with the
+ * call's gas capped; every change is reverted afterwards.
+ *
+ * Overrides that replace a whole storage leave a reused sandbox's storage tries out of step with
+ * its caches after the revert, so such a call gets a fresh sandbox of its own
+ * (StateMachine.freshSandbox).
+ */
+export async function inCallSandbox<T>(
+  host: CallHost,
+  ref: BlockRef,
+  request: CallRequest,
+  overrides: StateOverrides | undefined,
+  work: (scope: CallScope) => Promise<T>,
+): Promise<T> {
+  const block = host.block(ref)
+  const root = stateRootOf(block)
+  const sandbox = replacesStorage(overrides) ? await host.state.freshSandbox(root) : await host.state.sandbox(root)
+  return sandbox.run(async (vm) => {
+    if (overrides) await applyStateOverrides(vm, overrides)
+    const context = host.callContext(block, isPending(ref))
+    return work({ vm, context, gas: callGas(request, host.config.limits.callGasCap) })
+  })
+}
