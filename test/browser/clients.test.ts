@@ -8,7 +8,7 @@ import { createPublicClient, createWalletClient, custom, defineChain, ContractFu
 import { privateKeyToAccount } from 'viem/accounts'
 import { expect, test } from 'vitest'
 import artifacts from '../contracts/artifacts.json' with { type: 'json' }
-import { DEV, start, uniqueName } from './support/nodes.ts'
+import { DEV, start, uniqueName } from '../support/browser/nodes.ts'
 
 const token = artifacts.Token as { abi: unknown; bytecode: string }
 

@@ -6,7 +6,7 @@
 import { expect, test } from 'vitest'
 import type { PageNode } from '../../src/client/index.ts'
 import { createNode } from '../../src/core/node.ts'
-import { DEV, signTransfer, start, uniqueName } from './support/nodes.ts'
+import { DEV, signTransfer, start, uniqueName } from '../support/browser/nodes.ts'
 
 interface Head {
   number: string

@@ -5,7 +5,7 @@
 import { deleteDB, openDB } from 'idb'
 import { afterEach, expect, test } from 'vitest'
 import { Leader } from '../../src/worker/leader.ts'
-import { signTransfer, uniqueName } from './support/nodes.ts'
+import { signTransfer, uniqueName } from '../support/browser/nodes.ts'
 
 const leaders: Leader[] = []
 const memoryLeader = () => {

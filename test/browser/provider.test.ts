@@ -4,7 +4,7 @@
  */
 import { expect, test } from 'vitest'
 import { DISCONNECTED, ProviderRpcError } from '../../src/client/index.ts'
-import { rejection, start, transfer, uniqueName } from './support/nodes.ts'
+import { rejection, start, transfer, uniqueName } from '../support/browser/nodes.ts'
 
 const memoryNode = () => start({ name: uniqueName('provider'), persist: false })
 

@@ -6,7 +6,7 @@
  */
 import { Wallet } from 'ethers'
 import { expect, test } from 'vitest'
-import { DEV, GAS_PRICE, rejection, signTransfer, start, uniqueName } from './support/nodes.ts'
+import { DEV, GAS_PRICE, rejection, signTransfer, start, uniqueName } from '../support/browser/nodes.ts'
 
 interface Receipt {
   from: string

@@ -10,7 +10,7 @@ import { RLP } from '@ethereumjs/rlp'
 import { IndexedDbStore } from '../../src/core/store/indexedDbStore.ts'
 import { packZeros, unpackNodes } from '../../src/core/store/packing.ts'
 import { encodeSegment, readSegment, type StoredSegment } from '../../src/core/store/segments.ts'
-import { DEV, start, transfer, uniqueName } from './support/nodes.ts'
+import { DEV, start, transfer, uniqueName } from '../support/browser/nodes.ts'
 
 const databaseNames = async () => (await indexedDB.databases()).map((db) => db.name)
 

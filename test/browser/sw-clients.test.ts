@@ -11,7 +11,7 @@ import { expect, test } from 'vitest'
 import { Web3, type ContractAbi } from 'web3'
 import { Provider as ZkProvider } from 'zksync-ethers'
 import artifacts from '../contracts/artifacts.json' with { type: 'json' }
-import { startHttpNode } from './support/http.ts'
+import { startHttpNode } from '../support/browser/http.ts'
 
 const DEV0 = { address: '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266', key: '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80' } as const
 const OTHER = '0x000000000000000000000000000000000000dead'

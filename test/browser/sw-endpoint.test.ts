@@ -4,7 +4,7 @@
  * HTTP").
  */
 import { expect, test } from 'vitest'
-import { answer, call, post, startHttpNode } from './support/http.ts'
+import { answer, call, post, startHttpNode } from '../support/browser/http.ts'
 
 test('startNode resolves with the page controlled and both path shapes answered', async () => {
   const node = await startHttpNode({ chainId: 0x1234 })
@@ -110,7 +110,7 @@ test('a cross-origin base with nothing listening is answered by the node', async
 
 test("requests from the page's dedicated worker are answered", async () => {
   const node = await startHttpNode({ chainId: 0x1236 })
-  const worker = new Worker(new URL('./support/fetchWorker.ts', import.meta.url), { type: 'module' })
+  const worker = new Worker(new URL('../support/browser/fetchWorker.ts', import.meta.url), { type: 'module' })
   try {
     const reply = await new Promise<{ status: number; text: string }>((resolve) => {
       worker.onmessage = (event) => resolve(event.data)

@@ -9,7 +9,7 @@ import { expect, test } from 'vitest'
 import { commands } from 'vitest/browser'
 import { HTTP_PROTOCOL, httpChannelName, httpLockName, RESEND_MS, serviceWorkerUrl, startingLockName, type HttpMessage } from '../../src/bridge/http.ts'
 import { startNode, ServiceWorkerError } from '../../src/client/index.ts'
-import { call, post, startHttpNode, track, uniqueChain } from './support/http.ts'
+import { call, post, startHttpNode, track, uniqueChain } from '../support/browser/http.ts'
 
 declare module 'vitest/browser' {
   interface BrowserCommands {

@@ -5,7 +5,7 @@
  */
 import { expect, test } from 'vitest'
 import type { PageNode } from '../../src/client/index.ts'
-import { DEV, notifications, rejection, resultsOf, signTransfer, start, transfer, uniqueName } from './support/nodes.ts'
+import { DEV, notifications, rejection, resultsOf, signTransfer, start, transfer, uniqueName } from '../support/browser/nodes.ts'
 
 const head = (node: PageNode) => node.provider.request({ method: 'eth_getBlockByNumber', params: ['latest', false] }) as Promise<{ number: string; hash: string }>
 

@@ -7,7 +7,7 @@ import { custom } from 'viem'
 import { zksyncInMemoryNode } from 'viem/chains'
 import { expect, onTestFinished, test } from 'vitest'
 import type { ProviderDetail } from '../../src/client/index.ts'
-import { DEV, start, uniqueName } from './support/nodes.ts'
+import { DEV, start, uniqueName } from '../support/browser/nodes.ts'
 
 function wagmiConfig(provider: unknown) {
   return createConfig({

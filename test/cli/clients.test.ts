@@ -5,7 +5,7 @@ import { zksyncInMemoryNode } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { Provider as ZksyncProvider } from 'zksync-ethers'
 import { artifacts, DEV } from '../support/chain.ts'
-import { startCli, type CliProcess } from './cli.ts'
+import { startCli, type CliProcess } from '../support/cli.ts'
 
 const GAS_PRICE = 45_250_000n
 

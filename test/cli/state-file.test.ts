@@ -7,7 +7,7 @@ import { createNode, type Node } from '../../src/core/node.ts'
 import { encodeRecord, FILE_HEADER_BYTES, fileHeader, MAGIC, scanStateFile } from '../../src/cli/stateFile/format.ts'
 import { FileStore } from '../../src/cli/stateFile/fileStore.ts'
 import { DEV, deploy, devWallet, rpc } from '../support/chain.ts'
-import { tempDir } from './cli.ts'
+import { tempDir } from '../support/cli.ts'
 
 const open: { close(): Promise<void> }[] = []
 afterEach(async () => {

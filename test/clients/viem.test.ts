@@ -20,7 +20,7 @@ import { zksyncInMemoryNode } from 'viem/chains'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 import type { Node } from '../../src/core/node.ts'
 import { artifacts, DEV, startNode } from '../support/chain.ts'
-import { recordingProvider } from './recorder.ts'
+import { recordingProvider } from '../support/recorder.ts'
 
 const GAS_PRICE = 45_250_000n
 const TEN_THOUSAND_ETH = parseEther('10000')

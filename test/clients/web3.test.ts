@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { Web3, type ContractAbi, type Numbers } from 'web3'
 import type { Node } from '../../src/core/node.ts'
 import { artifacts, DEV, startNode } from '../support/chain.ts'
-import { recordingProvider } from './recorder.ts'
+import { recordingProvider } from '../support/recorder.ts'
 
 const GAS_PRICE = 45_250_000n
 const ETHER = 10n ** 18n

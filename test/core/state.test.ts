@@ -3,8 +3,8 @@ import { AbiCoder, Interface, keccak256, parseEther, toBeHex, Wallet, zeroPadVal
 import { afterEach, describe, expect, test } from 'vitest'
 import type { Node } from '../../src/core/node.ts'
 import { artifacts, DEV, rpc, startNode } from '../support/chain.ts'
-import { expectRpcError } from './expectRpc.ts'
-import { GAS_PRICE, signTx } from './rawTx.ts'
+import { expectRpcError } from '../support/expectRpc.ts'
+import { GAS_PRICE, signTx } from '../support/rawTx.ts'
 
 let node: Node | undefined
 afterEach(async () => {

@@ -1,7 +1,7 @@
 import { afterEach, expect, test } from 'vitest'
 import type { Node } from '../../src/core/node.ts'
 import { MemoryStore } from '../../src/core/store/memoryStore.ts'
-import { expectRpcError } from '../core/expectRpc.ts'
+import { expectRpcError } from '../support/expectRpc.ts'
 import { DEV, deploy, devWallet, rpc, startNode } from '../support/chain.ts'
 import { FlakyStore } from '../support/flakyStore.ts'
 

@@ -4,8 +4,8 @@ import { type NodeConfig } from '../../src/core/index.ts'
 import { createNode, type Node } from '../../src/core/node.ts'
 import { artifacts, DEV, rpc } from '../support/chain.ts'
 import { zksyncProvider, zksyncWallet } from '../support/zksync.ts'
-import { mineBlock } from '../core/mining.ts'
-import { signTx } from '../core/rawTx.ts'
+import { mineBlock } from '../support/mining.ts'
+import { signTx } from '../support/rawTx.ts'
 
 type Json = Record<string, unknown>
 interface DetailedOutput {

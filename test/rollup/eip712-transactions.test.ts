@@ -7,8 +7,8 @@ import { EIP712Signer, types, utils } from 'zksync-ethers'
 import { MemoryStore, type NodeConfig } from '../../src/core/index.ts'
 import { createNode, type Node } from '../../src/core/node.ts'
 import { artifacts, DEV, rpc } from '../support/chain.ts'
-import { mineBlock } from '../core/mining.ts'
-import { signTx } from '../core/rawTx.ts'
+import { mineBlock } from '../support/mining.ts'
+import { signTx } from '../support/rawTx.ts'
 
 type Json = Record<string, unknown>
 const GAS_PRICE = 45_250_000n

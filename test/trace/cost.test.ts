@@ -2,8 +2,8 @@ import { hexToBytes, type PrefixedHexString } from '@ethereumjs/util'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { codeFeatures, isInstruction } from '../../src/core/trace/codeFeatures.ts'
 import { artifacts } from '../support/chain.ts'
-import { expectRpcError } from '../core/expectRpc.ts'
-import { tracingChain, type TracingChain } from './tracing.ts'
+import { expectRpcError } from '../support/expectRpc.ts'
+import { tracingChain, type TracingChain } from '../support/tracing.ts'
 
 let chain: TracingChain | undefined
 afterEach(async () => {

@@ -2,8 +2,8 @@ import { getBytes, type Contract } from 'ethers'
 import { afterEach, describe, expect, test } from 'vitest'
 import type { Node } from '../../src/core/node.ts'
 import { DEV, devWallet, rpc, startNode } from '../support/chain.ts'
-import { expectRpcError } from '../core/expectRpc.ts'
-import { hex, tracingChain, word, type TracingChain } from './tracing.ts'
+import { expectRpcError } from '../support/expectRpc.ts'
+import { hex, tracingChain, word, type TracingChain } from '../support/tracing.ts'
 
 interface StructLog {
   pc: number

@@ -12,7 +12,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import type { Node } from '../../src/core/node.ts'
 import { parseTypedData, typedDataDigest } from '../../src/core/wallet/typedData.ts'
-import { expectRpcError } from '../core/expectRpc.ts'
+import { expectRpcError } from '../support/expectRpc.ts'
 import { DEV, eip1193, rpc, startNode } from '../support/chain.ts'
 
 const GAS_PRICE = 45_250_000n

@@ -9,7 +9,7 @@ import {
   Wallet,
   type TransactionLike,
 } from 'ethers'
-import { DEV } from '../support/chain.ts'
+import { DEV } from './chain.ts'
 
 /**
  * Raw signed transactions for the dev chain, built with ethers the way a wallet would, plus the

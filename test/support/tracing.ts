@@ -1,6 +1,6 @@
 import { Contract, ContractFactory, Interface, type ContractTransactionResponse, type InterfaceAbi, type TransactionRequest } from 'ethers'
 import type { NodeConfig } from '../../src/core/index.ts'
-import { artifacts, deploy, devWallet, rpc, startNode } from '../support/chain.ts'
+import { artifacts, deploy, devWallet, rpc, startNode } from './chain.ts'
 
 export const leafAbi = new Interface(artifacts.Leaf.abi)
 export const tracingAbi = new Interface(artifacts.Tracing.abi)

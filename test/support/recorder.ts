@@ -1,5 +1,5 @@
 import type { Node } from '../../src/core/node.ts'
-import { eip1193 } from '../support/chain.ts'
+import { eip1193 } from './chain.ts'
 
 /**
  * The EIP-1193 adapter of test/support with a log of what a client library asked for, so a test
