@@ -2,8 +2,8 @@ import { HDKey } from '@scure/bip32'
 import { mnemonicToSeedSync } from '@scure/bip39'
 import { bytesToHex, createAddressFromPrivateKey } from '@ethereumjs/util'
 import { expect, test } from 'vitest'
-import { deriveDevAccounts } from '../../src/core/chain/devAccounts.ts'
-import { DEV_MNEMONIC } from '../../src/core/config.ts'
+import { deriveDevAccounts } from '../../../src/core/chain/devAccounts.ts'
+import { DEV_MNEMONIC } from '../../../src/core/config.ts'
 
 const plain = (accounts: { privateKey: Uint8Array; address: { toString(): string } }[]) =>
   accounts.map((account) => [bytesToHex(account.privateKey), account.address.toString()])

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test, vi } from 'vitest'
-import type { Node } from '../../src/core/node.ts'
-import { DEV, rpc, startNode } from '../support/chain.ts'
-import { signTx, txHash } from '../support/rawTx.ts'
+import type { Node } from '../../../src/core/node.ts'
+import { DEV, rpc, startNode } from '../../support/chain.ts'
+import { signTx, txHash } from '../../support/rawTx.ts'
 
 let node: Node | undefined
 afterEach(async () => {

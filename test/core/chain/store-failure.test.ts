@@ -1,10 +1,10 @@
 import { parseEther, Transaction, Wallet } from 'ethers'
 import { afterEach, expect, test } from 'vitest'
-import type { RpcError } from '../../src/core/index.ts'
-import type { Node } from '../../src/core/node.ts'
-import { FlakyStore } from '../support/flakyStore.ts'
-import type { ChainCommit } from '../../src/core/store/store.ts'
-import { DEV, devWallet, rpc, startNode } from '../support/chain.ts'
+import type { RpcError } from '../../../src/core/index.ts'
+import type { Node } from '../../../src/core/node.ts'
+import { FlakyStore } from '../../support/flakyStore.ts'
+import type { ChainCommit } from '../../../src/core/store/store.ts'
+import { DEV, devWallet, rpc, startNode } from '../../support/chain.ts'
 
 let node: Node
 afterEach(() => node?.close())

@@ -1,11 +1,11 @@
 import { concat, Contract, keccak256, toBeHex } from 'ethers'
 import { afterEach, describe, expect, test, vi } from 'vitest'
-import { MemoryStore, type NodeConfig } from '../../src/core/index.ts'
-import { createNode, type Node } from '../../src/core/node.ts'
-import { DEV, devWallet, rpc } from '../support/chain.ts'
-import { mineBlock } from '../support/mining.ts'
-import { signTx } from '../support/rawTx.ts'
-import { FlakyStore } from '../support/flakyStore.ts'
+import { MemoryStore, type NodeConfig } from '../../../src/core/index.ts'
+import { createNode, type Node } from '../../../src/core/node.ts'
+import { DEV, devWallet, rpc } from '../../support/chain.ts'
+import { mineBlock } from '../../support/mining.ts'
+import { signTx } from '../../support/rawTx.ts'
+import { FlakyStore } from '../../support/flakyStore.ts'
 
 const MESSENGER = '0x0000000000000000000000000000000000008008'
 const MESSENGER_ABI = ['function sendToL1(bytes message) returns (bytes32)']

@@ -1,9 +1,9 @@
 import { afterEach, expect, test } from 'vitest'
-import { createNode, type Node } from '../../src/core/node.ts'
-import { ChainStoreError } from '../../src/core/errors.ts'
-import { MemoryStore } from '../../src/core/store/memoryStore.ts'
-import { SCHEMA_VERSION } from '../../src/core/store/store.ts'
-import { DEV, deploy, devWallet, rpc } from '../support/chain.ts'
+import { createNode, type Node } from '../../../src/core/node.ts'
+import { ChainStoreError } from '../../../src/core/errors.ts'
+import { MemoryStore } from '../../../src/core/store/memoryStore.ts'
+import { SCHEMA_VERSION } from '../../../src/core/store/store.ts'
+import { DEV, deploy, devWallet, rpc } from '../../support/chain.ts'
 
 const nodes: Node[] = []
 async function open(store: MemoryStore, config = {}): Promise<Node> {

@@ -3,12 +3,12 @@
  * something reads its header or transactions; everything it answers is the same as before.
  */
 import { afterEach, expect, test, vi } from 'vitest'
-import { createNode, type Node } from '../../src/core/node.ts'
-import { Chain } from '../../src/core/chain/chain.ts'
-import { DecodedBlocks, StoredBlock } from '../../src/core/chain/storedBlock.ts'
-import { decodeBlockRecord, encodeBlockRecord } from '../../src/core/store/blockCodec.ts'
-import { MemoryStore } from '../../src/core/store/memoryStore.ts'
-import { DEV, deploy, devWallet, rpc } from '../support/chain.ts'
+import { createNode, type Node } from '../../../src/core/node.ts'
+import { Chain } from '../../../src/core/chain/chain.ts'
+import { DecodedBlocks, StoredBlock } from '../../../src/core/chain/storedBlock.ts'
+import { decodeBlockRecord, encodeBlockRecord } from '../../../src/core/store/blockCodec.ts'
+import { MemoryStore } from '../../../src/core/store/memoryStore.ts'
+import { DEV, deploy, devWallet, rpc } from '../../support/chain.ts'
 
 const nodes: Node[] = []
 afterEach(async () => {

@@ -1,8 +1,8 @@
 import { id, toBeHex, zeroPadValue, type Contract } from 'ethers'
 import { afterEach, describe, expect, test } from 'vitest'
-import type { Node } from '../../src/core/node.ts'
-import { deploy, DEV, devWallet, rpc, startNode } from '../support/chain.ts'
-import { failure } from '../support/failure.ts'
+import type { Node } from '../../../src/core/node.ts'
+import { deploy, DEV, devWallet, rpc, startNode } from '../../support/chain.ts'
+import { failure } from '../../support/failure.ts'
 
 const PING = id('Ping(uint256)')
 const VALUE_SET = id('ValueSet(address,uint256,string)')
