@@ -5,8 +5,8 @@
 import { p256 } from '@noble/curves/nist.js'
 import { bytesToHex } from '@ethereumjs/util'
 import { afterEach, expect, test } from 'vitest'
-import type { Node } from '../../src/core/node.ts'
-import { DEV, rpc, startNode } from '../support/chain.ts'
+import type { Node } from '../../../src/core/node.ts'
+import { DEV, rpc, startNode } from '../../support/chain.ts'
 
 let node: Node | undefined
 afterEach(async () => {

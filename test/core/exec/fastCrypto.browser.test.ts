@@ -5,8 +5,8 @@
 import { ecrecover as jsEcrecover } from '@ethereumjs/util'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { beforeAll, expect, test } from 'vitest'
-import { ecrecover, fastCryptoStatus, loadFastCrypto } from '../../src/core/exec/fastCrypto.ts'
-import { outcome, recoveryCases } from '../support/ecrecoverCases.ts'
+import { ecrecover, fastCryptoStatus, loadFastCrypto } from '../../../src/core/exec/fastCrypto.ts'
+import { outcome, recoveryCases } from '../../support/ecrecoverCases.ts'
 
 beforeAll(() => loadFastCrypto())
 

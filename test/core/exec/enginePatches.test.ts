@@ -5,9 +5,9 @@ import { paramsTx } from '@ethereumjs/tx'
 import { hexToBytes } from '@ethereumjs/util'
 import { paramsVM } from '@ethereumjs/vm'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
-import { createChainCommon } from '../../src/core/exec/chainCommon.ts'
-import { keepCodeAnalyses, patchInterpreter, skipRepeatedParamUpdates } from '../../src/core/exec/enginePatches.ts'
-import { createNode, type Node } from '../../src/core/node.ts'
+import { createChainCommon } from '../../../src/core/exec/chainCommon.ts'
+import { keepCodeAnalyses, patchInterpreter, skipRepeatedParamUpdates } from '../../../src/core/exec/enginePatches.ts'
+import { createNode, type Node } from '../../../src/core/node.ts'
 
 // PUSH1 4, JUMP, INVALID, JUMPDEST, PUSH1 42, PUSH1 0, MSTORE, PUSH1 32, PUSH1 0, RETURN: returns 42.
 const JUMPS = hexToBytes('0x600456fe5b602a60005260206000f3')

@@ -3,9 +3,9 @@
  * (anvil's --code-size-limit / --disable-code-size-limit, Hardhat's allowUnlimitedContractSize).
  */
 import { afterEach, expect, test } from 'vitest'
-import type { Node } from '../../src/core/node.ts'
-import { MemoryStore } from '../../src/core/store/memoryStore.ts'
-import { DEV, rpc, startNode } from '../support/chain.ts'
+import type { Node } from '../../../src/core/node.ts'
+import { MemoryStore } from '../../../src/core/store/memoryStore.ts'
+import { DEV, rpc, startNode } from '../../support/chain.ts'
 
 let node: Node | undefined
 afterEach(async () => {

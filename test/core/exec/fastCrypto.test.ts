@@ -3,9 +3,9 @@ import { ecrecover as jsEcrecover, hexToBytes } from '@ethereumjs/util'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { beforeAll, describe, expect, test } from 'vitest'
-import { createChainCommon } from '../../src/core/exec/chainCommon.ts'
-import { outcome, recoveryCases } from '../support/ecrecoverCases.ts'
-import { ecrecover, fastCryptoStatus, keccak256, loadFastCrypto } from '../../src/core/exec/fastCrypto.ts'
+import { createChainCommon } from '../../../src/core/exec/chainCommon.ts'
+import { outcome, recoveryCases } from '../../support/ecrecoverCases.ts'
+import { ecrecover, fastCryptoStatus, keccak256, loadFastCrypto } from '../../../src/core/exec/fastCrypto.ts'
 
 
 describe('WebAssembly keccak256 and ecrecover (customCrypto)', () => {
@@ -43,7 +43,7 @@ describe('WebAssembly keccak256 and ecrecover (customCrypto)', () => {
 
 describe('recoveries made elsewhere (the node worker’s recovery helper)', () => {
   test('a remembered key answers exactly its arguments; computed recoveries are reported', async () => {
-    const { rememberRecovery, observeRecoveries } = await import('../../src/core/exec/fastCrypto.ts')
+    const { rememberRecovery, observeRecoveries } = await import('../../../src/core/exec/fastCrypto.ts')
     const msgHash = keccak_256(new TextEncoder().encode('remembered'))
     const signature = secp256k1.sign(msgHash, hexToBytes('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'), { format: 'recovered', prehash: false })
     const [recovery, r, s] = [signature[0], signature.subarray(1, 33), signature.subarray(33, 65)]

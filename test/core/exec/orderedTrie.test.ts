@@ -2,7 +2,7 @@ import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { RLP } from '@ethereumjs/rlp'
 import { bytesToHex, KECCAK256_RLP } from '@ethereumjs/util'
 import { describe, expect, it } from 'vitest'
-import { orderedTrieRoot } from '../../src/core/exec/orderedTrie.ts'
+import { orderedTrieRoot } from '../../../src/core/exec/orderedTrie.ts'
 
 /** What a block's transactions and receipts roots were computed with before: one MPT.put per item. */
 async function mptRoot(values: Uint8Array[]): Promise<string> {

@@ -3,12 +3,12 @@
  * need, a segment at a time, so that every stored node is found either way.
  */
 import { expect, test } from 'vitest'
-import { TrieNodeStore } from '../../src/core/store/trieNodeStore.ts'
+import { TrieNodeStore } from '../../../src/core/store/trieNodeStore.ts'
 import { bytesToHex } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
-import { NodeFilter } from '../../src/core/store/nodeFilter.ts'
-import { packNodes } from '../../src/core/store/packing.ts'
-import type { LaterNodes } from '../../src/core/store/store.ts'
+import { NodeFilter } from '../../../src/core/store/nodeFilter.ts'
+import { packNodes } from '../../../src/core/store/packing.ts'
+import type { LaterNodes } from '../../../src/core/store/store.ts'
 
 const key = (n: number) => n.toString(16).padStart(64, '0')
 const value = (n: number) => new Uint8Array([n, n + 1, n + 2])

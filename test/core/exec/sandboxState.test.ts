@@ -6,8 +6,8 @@ import { Account, createAddressFromString, MapDB, setLengthLeft, type Address } 
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { describe, expect, test } from 'vitest'
-import { ReadMemoTrie, SandboxStateManager } from '../../src/core/exec/sandboxState.ts'
-import { createChainCommon } from '../../src/core/exec/chainCommon.ts'
+import { ReadMemoTrie, SandboxStateManager } from '../../../src/core/exec/sandboxState.ts'
+import { createChainCommon } from '../../../src/core/exec/chainCommon.ts'
 
 const bytes = (...values: number[]) => new Uint8Array(values)
 const slot = (n: number) => setLengthLeft(bytes(n), 32)

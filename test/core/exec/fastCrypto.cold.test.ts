@@ -4,10 +4,10 @@
  * its own, still runs them on the fast path once the first has waited for it.
  */
 import { expect, test } from 'vitest'
-import { createNode } from '../../src/core/node.ts'
-import { fastCryptoStatus } from '../../src/core/exec/fastCrypto.ts'
+import { createNode } from '../../../src/core/node.ts'
+import { fastCryptoStatus } from '../../../src/core/exec/fastCrypto.ts'
 import { privateKeyToAccount } from 'viem/accounts'
-import { DEV } from '../support/chain.ts'
+import { DEV } from '../../support/chain.ts'
 
 test('transactions awaited back to back after createNode run on the WebAssembly crypto', async () => {
   const account = privateKeyToAccount(DEV[0].key)

@@ -1,8 +1,8 @@
 import { Interface, Wallet, type Contract } from 'ethers'
 import { afterEach, describe, expect, test } from 'vitest'
-import type { Node } from '../../src/core/node.ts'
-import { artifacts, deploy, DEV, devWallet, rpc, startNode } from '../support/chain.ts'
-import { failure } from '../support/failure.ts'
+import type { Node } from '../../../src/core/node.ts'
+import { artifacts, deploy, DEV, devWallet, rpc, startNode } from '../../support/chain.ts'
+import { failure } from '../../support/failure.ts'
 
 const probeAbi = new Interface(artifacts.Probe.abi)
 const tokenAbi = new Interface(artifacts.Token.abi)
