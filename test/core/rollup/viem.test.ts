@@ -3,8 +3,8 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { zksyncInMemoryNode } from 'viem/chains'
 import { eip712WalletActions, publicActionsL2 } from 'viem/zksync'
 import { afterEach, beforeEach, expect, test } from 'vitest'
-import type { Node } from '../../src/core/node.ts'
-import { DEV, eip1193, startNode } from '../support/chain.ts'
+import type { Node } from '../../../src/core/node.ts'
+import { DEV, eip1193, startNode } from '../../support/chain.ts'
 
 const messengerAbi = parseAbi(['function sendToL1(bytes message) returns (bytes32)'])
 const MESSENGER = '0x0000000000000000000000000000000000008008'

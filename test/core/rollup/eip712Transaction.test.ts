@@ -4,11 +4,11 @@ import { bytesToHex, hexToBytes } from '@ethereumjs/util'
 import { getCreateAddress, Signature, Wallet as EthersWallet, ZeroAddress, type SignatureLike } from 'ethers'
 import { afterEach, describe, expect, test } from 'vitest'
 import { EIP712Signer, types, utils } from 'zksync-ethers'
-import { MemoryStore, type NodeConfig } from '../../src/core/index.ts'
-import { createNode, type Node } from '../../src/core/node.ts'
-import { artifacts, DEV, rpc } from '../support/chain.ts'
-import { mineBlock } from '../support/mining.ts'
-import { signTx } from '../support/rawTx.ts'
+import { MemoryStore, type NodeConfig } from '../../../src/core/index.ts'
+import { createNode, type Node } from '../../../src/core/node.ts'
+import { artifacts, DEV, rpc } from '../../support/chain.ts'
+import { mineBlock } from '../../support/mining.ts'
+import { signTx } from '../../support/rawTx.ts'
 
 type Json = Record<string, unknown>
 const GAS_PRICE = 45_250_000n
@@ -120,7 +120,7 @@ describe('accepted', () => {
     expect(bytesToHex(trie.root())).toBe(block.transactionsRoot)
 
     const { createBlockHeaderFromRPC } = await import('@ethereumjs/block')
-    const { createChainCommon } = await import('../../src/core/exec/chainCommon.ts')
+    const { createChainCommon } = await import('../../../src/core/exec/chainCommon.ts')
     const header = createBlockHeaderFromRPC(block as never, { common: createChainCommon(260) })
     expect(bytesToHex(header.hash())).toBe(block.hash)
     const size = RLP.encode([header.raw(), [hexToBytes(first as `0x${string}`), hexToBytes(second as `0x${string}`)], [], []]).length

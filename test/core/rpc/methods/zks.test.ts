@@ -1,10 +1,10 @@
 import { Contract } from 'ethers'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import type { Node } from '../../src/core/node.ts'
-import { ErrorCode } from '../../src/core/index.ts'
-import { methods } from '../../src/core/rpc/methods/index.ts'
-import { DEV, devWallet, rpc, startNode } from '../support/chain.ts'
-import { signTx } from '../support/rawTx.ts'
+import type { Node } from '../../../../src/core/node.ts'
+import { ErrorCode } from '../../../../src/core/index.ts'
+import { methods } from '../../../../src/core/rpc/methods/index.ts'
+import { DEV, devWallet, rpc, startNode } from '../../../support/chain.ts'
+import { signTx } from '../../../support/rawTx.ts'
 
 type Json = Record<string, unknown>
 const ZERO_HASH = `0x${'00'.repeat(32)}`

@@ -1,9 +1,9 @@
 import { AbiCoder, Contract, ContractFactory, concat, getBytes, keccak256, zeroPadValue, type InterfaceAbi } from 'ethers'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { types, utils, type Wallet } from 'zksync-ethers'
-import type { Node } from '../../src/core/node.ts'
-import { artifacts, DEV, rpc, startNode } from '../support/chain.ts'
-import { zksyncProvider, zksyncWallet } from '../support/zksync.ts'
+import type { Node } from '../../../src/core/node.ts'
+import { artifacts, DEV, rpc, startNode } from '../../support/chain.ts'
+import { zksyncProvider, zksyncWallet } from '../../support/zksync.ts'
 
 const MESSENGER_ABI = ['function sendToL1(bytes message) returns (bytes32)']
 const ZERO_HASH = `0x${'00'.repeat(32)}`

@@ -1,11 +1,11 @@
 import { getCreateAddress, Interface, type InterfaceAbi } from 'ethers'
 import { afterEach, expect, test } from 'vitest'
-import { type NodeConfig } from '../../src/core/index.ts'
-import { createNode, type Node } from '../../src/core/node.ts'
-import { artifacts, DEV, rpc } from '../support/chain.ts'
-import { zksyncProvider, zksyncWallet } from '../support/zksync.ts'
-import { mineBlock } from '../support/mining.ts'
-import { signTx } from '../support/rawTx.ts'
+import { type NodeConfig } from '../../../src/core/index.ts'
+import { createNode, type Node } from '../../../src/core/node.ts'
+import { artifacts, DEV, rpc } from '../../support/chain.ts'
+import { zksyncProvider, zksyncWallet } from '../../support/zksync.ts'
+import { mineBlock } from '../../support/mining.ts'
+import { signTx } from '../../support/rawTx.ts'
 
 type Json = Record<string, unknown>
 interface DetailedOutput {
