@@ -1,9 +1,9 @@
 import { AbiCoder, Interface, type Contract } from 'ethers'
 import { afterEach, describe, expect, test } from 'vitest'
-import { createNode, type Node } from '../../src/core/node.ts'
-import { expectRpcError } from '../support/expectRpc.ts'
-import { artifacts, deploy, devWallet, rpc, startNode } from '../support/chain.ts'
-import { leafAbi, tracingAbi, tracingChain, word, type TracingChain } from '../support/tracing.ts'
+import { createNode, type Node } from '../../../../src/core/node.ts'
+import { expectRpcError } from '../../../support/expectRpc.ts'
+import { artifacts, deploy, devWallet, rpc, startNode } from '../../../support/chain.ts'
+import { leafAbi, tracingAbi, tracingChain, word, type TracingChain } from '../../../support/tracing.ts'
 
 interface Frame {
   type: string

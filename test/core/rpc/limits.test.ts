@@ -1,10 +1,10 @@
 import { Interface, type Contract } from 'ethers'
 import { afterEach, describe, expect, test } from 'vitest'
-import { DEFAULT_LIMITS } from '../../src/core/config.ts'
-import type { NodeConfig } from '../../src/core/index.ts'
-import type { Node } from '../../src/core/node.ts'
-import { artifacts, deploy, devWallet, rpc, startNode } from '../support/chain.ts'
-import { failure } from '../support/failure.ts'
+import { DEFAULT_LIMITS } from '../../../src/core/config.ts'
+import type { NodeConfig } from '../../../src/core/index.ts'
+import type { Node } from '../../../src/core/node.ts'
+import { artifacts, deploy, devWallet, rpc, startNode } from '../../support/chain.ts'
+import { failure } from '../../support/failure.ts'
 
 const probeAbi = new Interface(artifacts.Probe.abi)
 const FRESH = '0x00000000000000000000000000000000000000c0'

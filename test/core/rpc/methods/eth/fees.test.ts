@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, test } from 'vitest'
-import type { Node } from '../../src/core/node.ts'
-import { DEV, rpc, startNode } from '../support/chain.ts'
-import { expectRpcError } from '../support/expectRpc.ts'
-import { mineBlock } from '../support/mining.ts'
-import { GAS_PRICE, signTx } from '../support/rawTx.ts'
+import type { Node } from '../../../../../src/core/node.ts'
+import { DEV, rpc, startNode } from '../../../../support/chain.ts'
+import { expectRpcError } from '../../../../support/expectRpc.ts'
+import { mineBlock } from '../../../../support/mining.ts'
+import { GAS_PRICE, signTx } from '../../../../support/rawTx.ts'
 
 let node: Node | undefined
 afterEach(async () => {

@@ -1,10 +1,10 @@
 import { MerkleStateManager, verifyMerkleStateProof, type Proof } from '@ethereumjs/statemanager'
 import { AbiCoder, Interface, keccak256, parseEther, toBeHex, Wallet, zeroPadValue, type InterfaceAbi } from 'ethers'
 import { afterEach, describe, expect, test } from 'vitest'
-import type { Node } from '../../src/core/node.ts'
-import { artifacts, DEV, rpc, startNode } from '../support/chain.ts'
-import { expectRpcError } from '../support/expectRpc.ts'
-import { GAS_PRICE, signTx } from '../support/rawTx.ts'
+import type { Node } from '../../../../../src/core/node.ts'
+import { artifacts, DEV, rpc, startNode } from '../../../../support/chain.ts'
+import { expectRpcError } from '../../../../support/expectRpc.ts'
+import { GAS_PRICE, signTx } from '../../../../support/rawTx.ts'
 
 let node: Node | undefined
 afterEach(async () => {

@@ -1,10 +1,10 @@
 import { HDNodeWallet, keccak256, Mnemonic, parseEther, ZeroAddress } from 'ethers'
 import { afterEach, describe, expect, test } from 'vitest'
-import pkg from '../../package.json' with { type: 'json' }
-import type { Node } from '../../src/core/node.ts'
-import { DEV, rpc, startNode } from '../support/chain.ts'
-import { expectRpcError } from '../support/expectRpc.ts'
-import { signTx } from '../support/rawTx.ts'
+import pkg from '../../../../package.json' with { type: 'json' }
+import type { Node } from '../../../../src/core/node.ts'
+import { DEV, rpc, startNode } from '../../../support/chain.ts'
+import { expectRpcError } from '../../../support/expectRpc.ts'
+import { signTx } from '../../../support/rawTx.ts'
 
 let node: Node | undefined
 afterEach(async () => {

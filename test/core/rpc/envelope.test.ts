@@ -1,7 +1,7 @@
 import { Transaction, Wallet } from 'ethers'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
-import type { Node } from '../../src/core/node.ts'
-import { DEV, rpc, startNode } from '../support/chain.ts'
+import type { Node } from '../../../src/core/node.ts'
+import { DEV, rpc, startNode } from '../../support/chain.ts'
 
 let node: Node
 

@@ -3,11 +3,11 @@ import { createCustomCommon, Hardfork, Mainnet } from '@ethereumjs/common'
 import { bytesToHex } from '@ethereumjs/util'
 import { Interface, keccak256, Wallet, type InterfaceAbi } from 'ethers'
 import { afterEach, describe, expect, test } from 'vitest'
-import type { Node } from '../../src/core/node.ts'
-import { artifacts, DEV, rpc, startNode } from '../support/chain.ts'
-import { expectRpcError } from '../support/expectRpc.ts'
-import { mineBlock } from '../support/mining.ts'
-import { GAS_PRICE, signPreEip155, signTx, txHash } from '../support/rawTx.ts'
+import type { Node } from '../../../../../src/core/node.ts'
+import { artifacts, DEV, rpc, startNode } from '../../../../support/chain.ts'
+import { expectRpcError } from '../../../../support/expectRpc.ts'
+import { mineBlock } from '../../../../support/mining.ts'
+import { GAS_PRICE, signPreEip155, signTx, txHash } from '../../../../support/rawTx.ts'
 
 let node: Node | undefined
 afterEach(async () => {
