@@ -1,9 +1,9 @@
 import { hexToBytes, type PrefixedHexString } from '@ethereumjs/util'
 import { afterEach, describe, expect, test, vi } from 'vitest'
-import { codeFeatures, isInstruction } from '../../src/core/trace/codeFeatures.ts'
-import { artifacts } from '../support/chain.ts'
-import { expectRpcError } from '../support/expectRpc.ts'
-import { tracingChain, type TracingChain } from '../support/tracing.ts'
+import { codeFeatures, isInstruction } from '../../../src/core/trace/codeFeatures.ts'
+import { artifacts } from '../../support/chain.ts'
+import { expectRpcError } from '../../support/expectRpc.ts'
+import { tracingChain, type TracingChain } from '../../support/tracing.ts'
 
 let chain: TracingChain | undefined
 afterEach(async () => {

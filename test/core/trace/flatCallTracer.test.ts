@@ -1,7 +1,7 @@
 import { getCreate2Address, getCreateAddress, keccak256 } from 'ethers'
 import { afterEach, describe, expect, test } from 'vitest'
-import { artifacts, DEV } from '../support/chain.ts'
-import { hex, leafAbi, tracingChain, type TracingChain } from '../support/tracing.ts'
+import { artifacts, DEV } from '../../support/chain.ts'
+import { hex, leafAbi, tracingChain, type TracingChain } from '../../support/tracing.ts'
 
 type Flat = Record<string, unknown> & { action: Record<string, string>; traceAddress: number[]; result?: Record<string, string> | null }
 

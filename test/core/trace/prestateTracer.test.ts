@@ -1,7 +1,7 @@
 import { ContractFactory, getCreateAddress, type Contract } from 'ethers'
 import { afterEach, describe, expect, test } from 'vitest'
-import { artifacts, DEV, devWallet } from '../support/chain.ts'
-import { hex, tracingAbi, tracingChain, word, type TracingChain } from '../support/tracing.ts'
+import { artifacts, DEV, devWallet } from '../../support/chain.ts'
+import { hex, tracingAbi, tracingChain, word, type TracingChain } from '../../support/tracing.ts'
 
 interface Account {
   balance?: string

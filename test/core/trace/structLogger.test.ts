@@ -1,9 +1,9 @@
 import { getBytes, type Contract } from 'ethers'
 import { afterEach, describe, expect, test } from 'vitest'
-import type { Node } from '../../src/core/node.ts'
-import { DEV, devWallet, rpc, startNode } from '../support/chain.ts'
-import { expectRpcError } from '../support/expectRpc.ts'
-import { hex, tracingChain, word, type TracingChain } from '../support/tracing.ts'
+import type { Node } from '../../../src/core/node.ts'
+import { DEV, devWallet, rpc, startNode } from '../../support/chain.ts'
+import { expectRpcError } from '../../support/expectRpc.ts'
+import { hex, tracingChain, word, type TracingChain } from '../../support/tracing.ts'
 
 interface StructLog {
   pc: number

@@ -1,7 +1,7 @@
 import { AbiCoder, ContractFactory, getCreate2Address, getCreateAddress, keccak256, sha256, type Contract } from 'ethers'
 import { afterEach, describe, expect, test } from 'vitest'
-import { artifacts, DEV, devWallet } from '../support/chain.ts'
-import { hex, leafAbi, tracingAbi, tracingChain, word, type MinedTx, type TracingChain } from '../support/tracing.ts'
+import { artifacts, DEV, devWallet } from '../../support/chain.ts'
+import { hex, leafAbi, tracingAbi, tracingChain, word, type MinedTx, type TracingChain } from '../../support/tracing.ts'
 
 interface DebugCall {
   type: string
