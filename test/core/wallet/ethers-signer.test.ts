@@ -1,7 +1,7 @@
 import { BrowserProvider, Contract, ContractFactory, parseEther, verifyMessage, verifyTypedData, type InterfaceAbi } from 'ethers'
 import { afterEach, beforeEach, expect, test } from 'vitest'
-import type { Node } from '../../src/core/node.ts'
-import { artifacts, DEV, eip1193, startNode } from '../support/chain.ts'
+import type { Node } from '../../../src/core/node.ts'
+import { artifacts, DEV, eip1193, startNode } from '../../support/chain.ts'
 
 let node: Node
 let provider: BrowserProvider

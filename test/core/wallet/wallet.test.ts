@@ -10,10 +10,10 @@ import {
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
-import type { Node } from '../../src/core/node.ts'
-import { parseTypedData, typedDataDigest } from '../../src/core/wallet/typedData.ts'
-import { expectRpcError } from '../support/expectRpc.ts'
-import { DEV, eip1193, rpc, startNode } from '../support/chain.ts'
+import type { Node } from '../../../src/core/node.ts'
+import { parseTypedData, typedDataDigest } from '../../../src/core/wallet/typedData.ts'
+import { expectRpcError } from '../../support/expectRpc.ts'
+import { DEV, eip1193, rpc, startNode } from '../../support/chain.ts'
 
 const GAS_PRICE = 45_250_000n
 const STRANGER = '0x00000000000000000000000000000000005afe00'
