@@ -3,7 +3,7 @@
  * like blocks, anvil_reset wipes the database.
  */
 import { expect, test } from 'vitest'
-import { DEV, start, transfer, uniqueName } from '../support/browser/nodes.ts'
+import { DEV, start, transfer, uniqueName } from '../../support/browser/nodes.ts'
 
 const A = '0x00000000000000000000000000000000000000a1'
 

@@ -1,8 +1,8 @@
 import { afterEach, expect, test } from 'vitest'
-import type { Node } from '../../src/core/node.ts'
-import { MemoryStore } from '../../src/core/store/memoryStore.ts'
-import { expectRpcError } from '../support/expectRpc.ts'
-import { DEV, devWallet, rpc, startNode } from '../support/chain.ts'
+import type { Node } from '../../../src/core/node.ts'
+import { MemoryStore } from '../../../src/core/store/memoryStore.ts'
+import { expectRpcError } from '../../support/expectRpc.ts'
+import { DEV, devWallet, rpc, startNode } from '../../support/chain.ts'
 
 const A = '0x00000000000000000000000000000000000000a1'
 const nodes: Node[] = []

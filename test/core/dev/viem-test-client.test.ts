@@ -10,8 +10,8 @@ import {
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
-import type { Node } from '../../src/core/node.ts'
-import { DEV, eip1193, startNode } from '../support/chain.ts'
+import type { Node } from '../../../src/core/node.ts'
+import { DEV, eip1193, startNode } from '../../support/chain.ts'
 
 const GAS_PRICE = 45_250_000n
 const STRANGER = '0x00000000000000000000000000000000005afe00' as const

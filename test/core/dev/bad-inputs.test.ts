@@ -1,8 +1,8 @@
 import { gzipSync } from 'node:zlib'
 import { afterEach, beforeEach, expect, test } from 'vitest'
-import type { Node } from '../../src/core/node.ts'
-import { expectRpcError } from '../support/expectRpc.ts'
-import { rpc, startNode } from '../support/chain.ts'
+import type { Node } from '../../../src/core/node.ts'
+import { expectRpcError } from '../../support/expectRpc.ts'
+import { rpc, startNode } from '../../support/chain.ts'
 
 const A = '0x00000000000000000000000000000000000000a1'
 const hex = (text: string) => `0x${Buffer.from(text).toString('hex')}`

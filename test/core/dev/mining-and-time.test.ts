@@ -1,7 +1,7 @@
 import { afterEach, expect, test, vi } from 'vitest'
-import type { Node } from '../../src/core/node.ts'
-import { expectRpcError } from '../support/expectRpc.ts'
-import { DEV, rpc, startNode } from '../support/chain.ts'
+import type { Node } from '../../../src/core/node.ts'
+import { expectRpcError } from '../../support/expectRpc.ts'
+import { DEV, rpc, startNode } from '../../support/chain.ts'
 
 let node: Node | undefined
 afterEach(async () => {

@@ -1,9 +1,9 @@
 import { afterEach, expect, test } from 'vitest'
-import type { Node } from '../../src/core/node.ts'
-import { MemoryStore } from '../../src/core/store/memoryStore.ts'
-import { expectRpcError } from '../support/expectRpc.ts'
-import { DEV, deploy, devWallet, rpc, startNode } from '../support/chain.ts'
-import { FlakyStore } from '../support/flakyStore.ts'
+import type { Node } from '../../../src/core/node.ts'
+import { MemoryStore } from '../../../src/core/store/memoryStore.ts'
+import { expectRpcError } from '../../support/expectRpc.ts'
+import { DEV, deploy, devWallet, rpc, startNode } from '../../support/chain.ts'
+import { FlakyStore } from '../../support/flakyStore.ts'
 
 const A = '0x00000000000000000000000000000000000000a1'
 const WORD = (n: number) => `0x${n.toString(16).padStart(64, '0')}`
