@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
-import { PackedNodes, packNodes, packZeros, unpackNodes, unpackZeros } from '../../src/core/store/packing.ts'
-import { decodeSegment, encodeSegment, readSegment, storedBlockSegment, storedNodeSegment } from '../../src/core/store/segments.ts'
+import { PackedNodes, packNodes, packZeros, unpackNodes, unpackZeros } from '../../../src/core/store/packing.ts'
+import { decodeSegment, encodeSegment, readSegment, storedBlockSegment, storedNodeSegment } from '../../../src/core/store/segments.ts'
 
 const bytes = (...values: number[]) => Uint8Array.from(values)
 

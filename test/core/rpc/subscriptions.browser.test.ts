@@ -4,9 +4,9 @@
  */
 import { BrowserProvider, ContractFactory, Wallet, id, zeroPadValue, type Contract } from 'ethers'
 import { expect, test } from 'vitest'
-import artifacts from '../contracts/artifacts.json' with { type: 'json' }
-import type { PageNode } from '../../src/client/index.ts'
-import { DEV, notifications, rejection, resultsOf, start, transfer, uniqueName } from '../support/browser/nodes.ts'
+import artifacts from '../../contracts/artifacts.json' with { type: 'json' }
+import type { PageNode } from '../../../src/client/index.ts'
+import { DEV, notifications, rejection, resultsOf, start, transfer, uniqueName } from '../../support/browser/nodes.ts'
 
 const TRANSFER = id('Transfer(address,address,uint256)')
 const APPROVAL = id('Approval(address,address,uint256)')

@@ -4,13 +4,13 @@
  */
 import { deleteDB, openDB } from 'idb'
 import { expect, test } from 'vitest'
-import { startNode } from '../../src/client/index.ts'
-import { SCHEMA_VERSION } from '../../src/core/index.ts'
+import { startNode } from '../../../src/client/index.ts'
+import { SCHEMA_VERSION } from '../../../src/core/index.ts'
 import { RLP } from '@ethereumjs/rlp'
-import { IndexedDbStore } from '../../src/core/store/indexedDbStore.ts'
-import { packZeros, unpackNodes } from '../../src/core/store/packing.ts'
-import { encodeSegment, readSegment, type StoredSegment } from '../../src/core/store/segments.ts'
-import { DEV, start, transfer, uniqueName } from '../support/browser/nodes.ts'
+import { IndexedDbStore } from '../../../src/core/store/indexedDbStore.ts'
+import { packZeros, unpackNodes } from '../../../src/core/store/packing.ts'
+import { encodeSegment, readSegment, type StoredSegment } from '../../../src/core/store/segments.ts'
+import { DEV, start, transfer, uniqueName } from '../../support/browser/nodes.ts'
 
 const databaseNames = async () => (await indexedDB.databases()).map((db) => db.name)
 
