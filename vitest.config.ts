@@ -30,7 +30,7 @@ export default defineConfig({
           environment: 'node',
           // Every test beside its module (test/README.md), but those that run in Chromium.
           include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, '**/*.browser.test.ts', 'test/browser/**', 'test/consumers/**'],
+          exclude: [...configDefaults.exclude, '**/*.browser.test.ts', 'test/consumers/**'],
           // EVM work (block building, solc) is slow on a 2-core machine.
           testTimeout: 30_000,
           hookTimeout: 30_000,
@@ -53,7 +53,7 @@ export default defineConfig({
         test: {
           name: 'browser',
           // Beside their modules too, marked by name: *.browser.test.ts.
-          include: ['test/**/*.browser.test.ts', 'test/browser/**/*.test.ts'],
+          include: ['test/**/*.browser.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 30_000,
           browser: {
