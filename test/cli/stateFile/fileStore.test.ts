@@ -3,11 +3,11 @@ import { appendFile, copyFile, readFile, stat, truncate, writeFile } from 'node:
 import { join } from 'node:path'
 import { parseEther } from 'ethers'
 import { afterEach, describe, expect, test } from 'vitest'
-import { createNode, type Node } from '../../src/core/node.ts'
-import { encodeRecord, FILE_HEADER_BYTES, fileHeader, MAGIC, scanStateFile } from '../../src/cli/stateFile/format.ts'
-import { FileStore } from '../../src/cli/stateFile/fileStore.ts'
-import { DEV, deploy, devWallet, rpc } from '../support/chain.ts'
-import { tempDir } from '../support/cli.ts'
+import { createNode, type Node } from '../../../src/core/node.ts'
+import { encodeRecord, FILE_HEADER_BYTES, fileHeader, MAGIC, scanStateFile } from '../../../src/cli/stateFile/format.ts'
+import { FileStore } from '../../../src/cli/stateFile/fileStore.ts'
+import { DEV, deploy, devWallet, rpc } from '../../support/chain.ts'
+import { tempDir } from '../../support/cli.ts'
 
 const open: { close(): Promise<void> }[] = []
 afterEach(async () => {
