@@ -1,6 +1,6 @@
 import { encodeErrorResult, parseAbi } from 'viem'
 import { describe, expect, test } from 'vitest'
-import { decodeRevert, revertText } from '../../demo/playground/traces/revert.ts'
+import { decodeRevert, revertText } from '../../../../demo/playground/traces/revert.ts'
 
 const abi = parseAbi(['error Error(string)', 'error Panic(uint256)', 'error Unauthorized(address caller)'])
 

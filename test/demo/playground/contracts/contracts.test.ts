@@ -6,11 +6,11 @@
 import { createRequire } from 'node:module'
 import { describe, expect, test } from 'vitest'
 import { encodeDeployData, encodeFunctionData, getAddress as checksum, type Abi, type AbiParameter, type Hex } from 'viem'
-import { createNode } from '../../src/core/node.ts'
-import { ArgumentError, parseArgument, parseValue } from '../../demo/playground/contracts/abiInput.ts'
-import { decodeLog, revertReason } from '../../demo/playground/contracts/abiOutput.ts'
-import { mainContract, readSolcOutput, standardInput, type CompiledContract } from '../../demo/playground/contracts/compiler.ts'
-import { EXAMPLES } from '../../demo/playground/contracts/examples.ts'
+import { createNode } from '../../../../src/core/node.ts'
+import { ArgumentError, parseArgument, parseValue } from '../../../../demo/playground/contracts/abiInput.ts'
+import { decodeLog, revertReason } from '../../../../demo/playground/contracts/abiOutput.ts'
+import { mainContract, readSolcOutput, standardInput, type CompiledContract } from '../../../../demo/playground/contracts/compiler.ts'
+import { EXAMPLES } from '../../../../demo/playground/contracts/examples.ts'
 
 /** solc-js (no type declarations): the same compiler, in Node, the worker loads in the page. */
 const solc = createRequire(import.meta.url)('solc') as { compile(input: string): string }

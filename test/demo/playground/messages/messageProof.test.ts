@@ -1,9 +1,9 @@
 import { expect, test } from 'vitest'
 import { keccak256, stringToHex, type Hex } from 'viem'
-import { createNode } from '../../src/core/node.ts'
-import { L1_MESSENGER, messageBytes, messageText, sendToL1Data } from '../../demo/playground/messages/messenger.ts'
-import { batchRootFromLeaves, EMPTY_LEAF, leafHash, logsTreeRoot, proofLayout, walkPath } from '../../demo/playground/messages/proof.ts'
-import { messageState, type Request } from '../../demo/playground/messages/status.ts'
+import { createNode } from '../../../../src/core/node.ts'
+import { L1_MESSENGER, messageBytes, messageText, sendToL1Data } from '../../../../demo/playground/messages/messenger.ts'
+import { batchRootFromLeaves, EMPTY_LEAF, leafHash, logsTreeRoot, proofLayout, walkPath } from '../../../../demo/playground/messages/proof.ts'
+import { messageState, type Request } from '../../../../demo/playground/messages/status.ts'
 
 async function chain(options: Parameters<typeof createNode>[0]) {
   const node = await createNode(options)

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest'
 import { mnemonicToAccount } from 'viem/accounts'
-import { DEV_WALLETS } from '../../demo/dapp/devWallets.ts'
+import { DEV_WALLETS } from '../../../demo/dapp/devWallets.ts'
 
 test("the dApp's wallets are the first dev accounts of the test … junk mnemonic", () => {
   const mnemonic = 'test test test test test test test test test test test junk'

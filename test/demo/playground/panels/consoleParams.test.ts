@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { parseParams } from '../../demo/playground/panels/consoleParams.ts'
+import { parseParams } from '../../../../demo/playground/panels/consoleParams.ts'
 
 describe('console params field', () => {
   test('empty text means no params', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
-import { parseQuery, queryText } from '../../demo/playground/explorer/query.ts'
-import { blockParam, logFilter } from '../../demo/playground/explorer/logsFilter.ts'
+import { parseQuery, queryText } from '../../../../demo/playground/explorer/query.ts'
+import { blockParam, logFilter } from '../../../../demo/playground/explorer/logsFilter.ts'
 
 const HASH = `0x${'Ab'.repeat(32)}`
 const ADDRESS = `0x${'Cd'.repeat(20)}`
