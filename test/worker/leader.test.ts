@@ -1,7 +1,7 @@
 /**
  * The leader's side of a leader change, in Node.js (a memory chain: no Web Locks, no IndexedDB,
  * no channel): a raw transaction re-sent after an earlier leader may have run it. The browser
- * suite runs the same in Chromium (test/browser/leader.test.ts) and across tabs (tabs.test.ts).
+ * suite runs the same in Chromium (leader.browser.test.ts) and across tabs (tabs.browser.test.ts).
  */
 import { Wallet } from 'ethers'
 import { afterEach, expect, test, vi } from 'vitest'
