@@ -1,6 +1,7 @@
-import { ContractFactory, JsonRpcApiProvider, Wallet, type InterfaceAbi } from 'ethers'
+import { ContractFactory, JsonRpcApiProvider, Wallet, type Contract, type InterfaceAbi } from 'ethers'
 import { BrowserProvider } from 'ethers'
-import { type NodeConfig } from '../../src/core/index.ts'
+import { afterEach } from 'vitest'
+import type { NodeConfig } from '../../src/core/index.ts'
 import { createNode, type Node } from '../../src/core/node.ts'
 import artifacts from '../contracts/artifacts.json' with { type: 'json' }
 
@@ -13,14 +14,28 @@ export const DEV = [
   { address: '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc', key: '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a' },
 ] as const
 
+/** The L2 gas price of the dev chain, also every block's base fee. */
+export const GAS_PRICE = 45_250_000n
+
 /** An EIP-1193 provider over a core node, as the page's provider will be. */
 export function eip1193(node: Node) {
   return { request: (args: { method: string; params?: unknown }) => node.request(args) }
 }
 
-/** A fresh node; call `node.close()` when done (tests use `afterEach`). */
-export function startNode(config: NodeConfig = {}): Promise<Node> {
-  return createNode(config)
+const started: Node[] = []
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((node) => node.close()))
+})
+
+/**
+ * A fresh node, closed after the test that started it (in the test or in a beforeEach), so a
+ * test file needs no afterEach of its own. `shared`: a node for a whole file, started in
+ * beforeAll, which the file closes in its afterAll.
+ */
+export async function startNode(config: NodeConfig = {}, { shared = false } = {}): Promise<Node> {
+  const node = await createNode(config)
+  if (!shared) started.push(node)
+  return node
 }
 
 /** Shorthand for `node.request({ method, params })`. */
@@ -41,4 +56,22 @@ export async function deploy(wallet: Wallet, name: keyof typeof artifacts, ...ar
   const contract = await factory.deploy(...args)
   await contract.waitForDeployment()
   return contract
+}
+
+/**
+ * A fresh node (closed after the test) with the Probe fixture deployed by dev account 0: the node,
+ * its `rpc`, the contract, and its address in lowercase.
+ */
+export async function withProbe(config: NodeConfig = {}) {
+  const node = await startNode(config)
+  const probe = (await deploy(devWallet(node), 'Probe')) as Contract
+  return { node, call: rpc(node), probe, address: (await probe.getAddress()).toLowerCase() }
+}
+
+/**
+ * Mines one block from the pool of a manual-mining node (the miner driven directly, as evm_mine
+ * does): the way to get several transactions into one block.
+ */
+export function mineBlock(node: Node) {
+  return node.miner.mine()
 }

@@ -9,7 +9,7 @@ import {
   Wallet,
   type TransactionLike,
 } from 'ethers'
-import { DEV } from './chain.ts'
+import { DEV, GAS_PRICE } from './chain.ts'
 
 /**
  * Raw signed transactions for the dev chain, built with ethers the way a wallet would, plus the
@@ -17,7 +17,6 @@ import { DEV } from './chain.ts'
  */
 
 export const CHAIN_ID = 260n
-export const GAS_PRICE = 45_250_000n
 
 /** Signs `fields` over dev-chain defaults: a 1-wei EIP-1559 transfer to DEV[1], nonce 0, no tip. */
 export function signTx(key: string, fields: TransactionLike = {}): Promise<string> {

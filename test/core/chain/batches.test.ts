@@ -1,24 +1,13 @@
 import { concat, Contract, keccak256, toBeHex } from 'ethers'
-import { afterEach, describe, expect, test, vi } from 'vitest'
-import { MemoryStore, type NodeConfig } from '../../../src/core/index.ts'
+import { describe, expect, test, vi } from 'vitest'
+import { MemoryStore } from '../../../src/core/index.ts'
 import { createNode, type Node } from '../../../src/core/node.ts'
-import { DEV, devWallet, rpc } from '../../support/chain.ts'
-import { mineBlock } from '../../support/mining.ts'
+import { DEV, devWallet, mineBlock, rpc, startNode } from '../../support/chain.ts'
 import { signTx } from '../../support/rawTx.ts'
 import { FlakyStore } from '../../support/flakyStore.ts'
 
 const MESSENGER = '0x0000000000000000000000000000000000008008'
 const MESSENGER_ABI = ['function sendToL1(bytes message) returns (bytes32)']
-
-const nodes: Node[] = []
-async function open(config: NodeConfig = {}): Promise<Node> {
-  const node = await createNode(config)
-  nodes.push(node)
-  return node
-}
-afterEach(async () => {
-  await Promise.all(nodes.splice(0).map((node) => node.close()))
-})
 
 type Json = Record<string, unknown>
 const hex = (n: number | bigint) => `0x${n.toString(16)}`
@@ -37,7 +26,7 @@ async function sendMessage(node: Node, message: string): Promise<string> {
 
 describe('default: every block seals its own batch', () => {
   test('batch number = block number on blocks, transactions, receipts and logs; finalized = latest', async () => {
-    const node = await open()
+    const node = await startNode()
     const call = rpc(node)
     const hash = await sendMessage(node, '0x01')
     const block = await call<Json>('eth_getBlockByNumber', 'latest', true)
@@ -56,7 +45,7 @@ describe('default: every block seals its own batch', () => {
 
 describe('batches of several blocks', () => {
   test('an open batch shows no batch anywhere, proves nothing, and is not final', async () => {
-    const node = await open({ batches: { maxBlocks: 3 } })
+    const node = await startNode({ batches: { maxBlocks: 3 } })
     const call = rpc(node)
     const hash = await sendMessage(node, '0x01')
 
@@ -83,7 +72,7 @@ describe('batches of several blocks', () => {
 
   test('the third block seals the batch: the three blocks share its number and timestamp, tx indexes run across them', async () => {
     let now = 1_800_000_000_000
-    const node = await open({ batches: { maxBlocks: 3 }, now: () => now })
+    const node = await startNode({ batches: { maxBlocks: 3 }, now: () => now })
     const call = rpc(node)
     const hashes: string[] = []
     for (let nonce = 0; nonce < 3; nonce++) {
@@ -113,7 +102,7 @@ describe('batches of several blocks', () => {
   })
 
   test('messages from several blocks of one batch: each proof leads to one root, recomputed here from the receipts', async () => {
-    const node = await open({ batches: { maxBlocks: 3 } })
+    const node = await startNode({ batches: { maxBlocks: 3 } })
     const call = rpc(node)
     const first = await sendMessage(node, '0xaa')
     await transfer(node, 1)
@@ -149,7 +138,7 @@ describe('batches of several blocks', () => {
   })
 
   test('identical messages in one batch: the message proof tells them apart by the event’s log position', async () => {
-    const node2 = await open({ batches: { maxBlocks: 2 } })
+    const node2 = await startNode({ batches: { maxBlocks: 2 } })
     const first = await sendMessage(node2, '0x77')
     const second = await sendMessage(node2, '0x77')
     const call2 = rpc(node2)
@@ -167,7 +156,7 @@ describe('batches of several blocks', () => {
 describe('sealing by age', () => {
   test('a block mined after the age limit seals the batch it joins', async () => {
     let now = 1_800_000_000_000
-    const node = await open({ batches: { maxAgeMs: 60_000 }, now: () => now })
+    const node = await startNode({ batches: { maxAgeMs: 60_000 }, now: () => now })
     const call = rpc(node)
     await transfer(node, 0)
     now += 30_000
@@ -182,7 +171,7 @@ describe('sealing by age', () => {
 
   test('an idle chain seals its open batch when the batch is due (a timer), and the seal is stored', async () => {
     const store = new MemoryStore()
-    const node = await open({ batches: { maxAgeMs: 50 }, store })
+    const node = await startNode({ batches: { maxAgeMs: 50 }, store })
     const call = rpc(node)
     await transfer(node, 0)
     expect(await call<Json>('eth_getBlockByNumber', 'finalized', false)).toMatchObject({ number: '0x0' })
@@ -193,7 +182,7 @@ describe('sealing by age', () => {
     expect(await call<Json>('eth_getBlockByNumber', '0x1', false)).toMatchObject({ l1BatchNumber: '0x1' })
     await node.close()
 
-    const reopened = await open({ batches: { maxAgeMs: 50 }, store })
+    const reopened = await startNode({ batches: { maxAgeMs: 50 }, store })
     expect(await rpc(reopened)<Json>('eth_getBlockByNumber', 'finalized', false)).toMatchObject({ number: '0x1' })
     expect(await rpc(reopened)('zks_getL1BatchBlockRange', 1)).toEqual(['0x1', '0x1'])
   })
@@ -201,12 +190,12 @@ describe('sealing by age', () => {
 
 test('a node reopened on a store finds its batches: sealed ones sealed, the open one still open', async () => {
   const store = new MemoryStore()
-  const first = await open({ batches: { maxBlocks: 2 }, store })
+  const first = await startNode({ batches: { maxBlocks: 2 }, store })
   for (let nonce = 0; nonce < 3; nonce++) await transfer(first, nonce)
   const before = await rpc(first)<Json>('eth_getBlockByNumber', '0x3', true)
   await first.close()
 
-  const second = await open({ batches: { maxBlocks: 2 }, store })
+  const second = await startNode({ batches: { maxBlocks: 2 }, store })
   const call = rpc(second)
   expect(await call<Json>('eth_getBlockByNumber', '0x3', true)).toEqual(before)
   expect(before.l1BatchNumber).toBeNull()
@@ -219,7 +208,7 @@ test('a node reopened on a store finds its batches: sealed ones sealed, the open
 
 test('a sealing block the store refuses: the chain rolls back, the batch is open again, the next block seals it', async () => {
   const store = new FlakyStore()
-  const node = await open({ batches: { maxBlocks: 2 }, store })
+  const node = await startNode({ batches: { maxBlocks: 2 }, store })
   const call = rpc(node)
   await transfer(node, 0)
   store.failing = true
@@ -236,7 +225,7 @@ test('a sealing block the store refuses: the chain rolls back, the batch is open
 })
 
 test('manual mining: a block of several transactions joins the open batch with consecutive batch indexes', async () => {
-  const node = await open({ mining: { mode: 'manual' }, batches: { maxBlocks: 2 } })
+  const node = await startNode({ mining: { mode: 'manual' }, batches: { maxBlocks: 2 } })
   const call = rpc(node)
   await transfer(node, 0)
   await mineBlock(node)

@@ -1,7 +1,7 @@
 import { id, toBeHex, zeroPadValue, type Contract } from 'ethers'
-import { afterEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import type { Node } from '../../../src/core/node.ts'
-import { deploy, DEV, devWallet, rpc, startNode } from '../../support/chain.ts'
+import { deploy, DEV, devWallet, rpc, startNode, withProbe } from '../../support/chain.ts'
 import { failure } from '../../support/failure.ts'
 
 const PING = id('Ping(uint256)')
@@ -17,17 +17,6 @@ interface Log {
 
 let node: Node | undefined
 
-afterEach(async () => {
-  await node?.close()
-  node = undefined
-})
-
-async function withProbe() {
-  node = await startNode()
-  const probe = (await deploy(devWallet(node), 'Probe')) as Contract
-  const call = rpc(node)
-  return { node, call, probe, address: (await probe.getAddress()).toLowerCase() }
-}
 
 /** Ping(n) numbers of logs, in order. */
 const pings = (logs: Log[]) => logs.map((log) => (log.topics[0] === PING ? Number(log.topics[1]) : 'set'))

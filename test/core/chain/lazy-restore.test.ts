@@ -2,23 +2,15 @@
  * A restored chain indexes its blocks from their stored records and decodes a block only when
  * something reads its header or transactions; everything it answers is the same as before.
  */
-import { afterEach, expect, test, vi } from 'vitest'
-import { createNode, type Node } from '../../../src/core/node.ts'
+import { expect, test, vi } from 'vitest'
+import type { Node } from '../../../src/core/node.ts'
 import { Chain } from '../../../src/core/chain/chain.ts'
 import { DecodedBlocks, StoredBlock } from '../../../src/core/chain/storedBlock.ts'
 import { decodeBlockRecord, encodeBlockRecord } from '../../../src/core/store/blockCodec.ts'
 import { MemoryStore } from '../../../src/core/store/memoryStore.ts'
-import { DEV, deploy, devWallet, rpc } from '../../support/chain.ts'
+import { DEV, deploy, devWallet, rpc, startNode } from '../../support/chain.ts'
 
-const nodes: Node[] = []
-afterEach(async () => {
-  await Promise.all(nodes.splice(0).map((node) => node.close()))
-})
-async function open(store: MemoryStore): Promise<Node> {
-  const node = await createNode({ store })
-  nodes.push(node)
-  return node
-}
+const open = (store: MemoryStore): Promise<Node> => startNode({ store })
 
 test('a restored chain answers blocks, transactions, receipts and logs exactly as the chain that stored them', async () => {
   const store = new MemoryStore()

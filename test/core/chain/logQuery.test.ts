@@ -1,5 +1,5 @@
 import { ContractFactory, getAddress, id, Interface, toBeHex, zeroPadValue, type Contract } from 'ethers'
-import { afterEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import type { Node } from '../../../src/core/node.ts'
 import { artifacts, deploy, DEV, devWallet, rpc, startNode } from '../../support/chain.ts'
 import { failure } from '../../support/failure.ts'
@@ -24,11 +24,6 @@ interface Log {
 }
 
 let node: Node | undefined
-
-afterEach(async () => {
-  await node?.close()
-  node = undefined
-})
 
 /**
  * Two probes and their events, one transaction per block (automine):

@@ -1,17 +1,9 @@
-import { afterEach, describe, expect, test, vi } from 'vitest'
-import type { Node } from '../../../src/core/node.ts'
+import { describe, expect, test, vi } from 'vitest'
 import { DEV, rpc, startNode } from '../../support/chain.ts'
 import { signTx, txHash } from '../../support/rawTx.ts'
 
-let node: Node | undefined
-afterEach(async () => {
-  await node?.close()
-  node = undefined
-})
-
 async function fresh(config: Parameters<typeof startNode>[0] = {}) {
-  node = await startNode(config)
-  return rpc(node)
+  return rpc(await startNode(config))
 }
 
 interface Tx {

@@ -1,19 +1,11 @@
-import { afterEach, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import { createNode, type Node } from '../../../src/core/node.ts'
 import { ChainStoreError } from '../../../src/core/errors.ts'
 import { MemoryStore } from '../../../src/core/store/memoryStore.ts'
 import { SCHEMA_VERSION } from '../../../src/core/store/store.ts'
-import { DEV, deploy, devWallet, rpc } from '../../support/chain.ts'
+import { DEV, deploy, devWallet, rpc, startNode } from '../../support/chain.ts'
 
-const nodes: Node[] = []
-async function open(store: MemoryStore, config = {}): Promise<Node> {
-  const node = await createNode({ store, ...config })
-  nodes.push(node)
-  return node
-}
-afterEach(async () => {
-  await Promise.all(nodes.splice(0).map((node) => node.close()))
-})
+const open = (store: MemoryStore, config = {}): Promise<Node> => startNode({ store, ...config })
 
 test('a node opened on the store of another finds the same chain and carries on from it', async () => {
   const store = new MemoryStore()

@@ -1,5 +1,5 @@
 import { parseEther, Transaction, Wallet } from 'ethers'
-import { afterEach, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import type { RpcError } from '../../../src/core/index.ts'
 import type { Node } from '../../../src/core/node.ts'
 import { FlakyStore } from '../../support/flakyStore.ts'
@@ -7,7 +7,6 @@ import type { ChainCommit } from '../../../src/core/store/store.ts'
 import { DEV, devWallet, rpc, startNode } from '../../support/chain.ts'
 
 let node: Node
-afterEach(() => node?.close())
 
 test('a block the store refuses is not acknowledged, and the chain rolls back to its parent', async () => {
   const store = new FlakyStore()

@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib'
-import { afterEach, beforeEach, expect, test } from 'vitest'
+import { beforeEach, expect, test } from 'vitest'
 import type { Node } from '../../../src/core/node.ts'
 import { expectRpcError } from '../../support/expectRpc.ts'
 import { rpc, startNode } from '../../support/chain.ts'
@@ -14,7 +14,6 @@ beforeEach(async () => {
   node = await startNode()
   call = rpc(node)
 })
-afterEach(() => node.close())
 
 test('setCode and setStorageAt with malformed hex are -32602 naming the argument', async () => {
   await expectRpcError(call('anvil_setCode', A, '0xzz'), -32602, 'invalid argument 1 (code): expected 0x-prefixed hex bytes of even length, got "0xzz"')

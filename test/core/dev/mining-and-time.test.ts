@@ -4,10 +4,8 @@ import { expectRpcError } from '../../support/expectRpc.ts'
 import { DEV, rpc, startNode } from '../../support/chain.ts'
 
 let node: Node | undefined
-afterEach(async () => {
+afterEach(() => {
   vi.useRealTimers()
-  await node?.close()
-  node = undefined
 })
 async function fresh(config: Parameters<typeof startNode>[0] = {}) {
   node = await startNode(config)

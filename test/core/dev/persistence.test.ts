@@ -1,5 +1,4 @@
-import { afterEach, expect, test } from 'vitest'
-import type { Node } from '../../../src/core/node.ts'
+import { expect, test } from 'vitest'
 import { MemoryStore } from '../../../src/core/store/memoryStore.ts'
 import { expectRpcError } from '../../support/expectRpc.ts'
 import { DEV, deploy, devWallet, rpc, startNode } from '../../support/chain.ts'
@@ -8,13 +7,8 @@ import { FlakyStore } from '../../support/flakyStore.ts'
 const A = '0x00000000000000000000000000000000000000a1'
 const WORD = (n: number) => `0x${n.toString(16).padStart(64, '0')}`
 
-const nodes: Node[] = []
-afterEach(async () => {
-  await Promise.all(nodes.splice(0).map((node) => node.close()))
-})
 async function open(store: MemoryStore, config: Parameters<typeof startNode>[0] = {}) {
   const node = await startNode({ store, ...config })
-  nodes.push(node)
   return { node, call: rpc(node) }
 }
 

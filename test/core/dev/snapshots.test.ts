@@ -1,17 +1,11 @@
-import { afterEach, expect, test } from 'vitest'
-import type { Node } from '../../../src/core/node.ts'
+import { expect, test } from 'vitest'
 import { MemoryStore } from '../../../src/core/store/memoryStore.ts'
 import { expectRpcError } from '../../support/expectRpc.ts'
 import { DEV, devWallet, rpc, startNode } from '../../support/chain.ts'
 
 const A = '0x00000000000000000000000000000000000000a1'
-const nodes: Node[] = []
-afterEach(async () => {
-  await Promise.all(nodes.splice(0).map((node) => node.close()))
-})
 async function open(config: Parameters<typeof startNode>[0] = {}) {
   const node = await startNode(config)
-  nodes.push(node)
   return { node, call: rpc(node) }
 }
 

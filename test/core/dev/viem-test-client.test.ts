@@ -9,11 +9,10 @@ import {
   type Hex,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
+import { beforeEach, describe, expect, test, vi } from 'vitest'
 import type { Node } from '../../../src/core/node.ts'
-import { DEV, eip1193, startNode } from '../../support/chain.ts'
+import { DEV, eip1193, GAS_PRICE, startNode } from '../../support/chain.ts'
 
-const GAS_PRICE = 45_250_000n
 const STRANGER = '0x00000000000000000000000000000000005afe00' as const
 /** Runtime code that returns its storage slot 0 as a word: PUSH0 SLOAD PUSH0 MSTORE PUSH1 32 PUSH0 RETURN. */
 const SLOT0_CODE = '0x5f545f5260205ff3'
@@ -22,7 +21,6 @@ let node: Node
 beforeEach(async () => {
   node = await startNode()
 })
-afterEach(() => node.close())
 
 describe.each(['anvil', 'hardhat'] as const)("viem's test client in %s mode", (mode) => {
   function clients() {

@@ -1,7 +1,7 @@
 import { getCreateAddress, Interface, solidityPackedKeccak256, toBeHex, zeroPadValue, type Contract } from 'ethers'
-import { afterEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import type { Node } from '../../../src/core/node.ts'
-import { artifacts, deploy, DEV, devWallet, rpc, startNode } from '../../support/chain.ts'
+import { artifacts, deploy, DEV, devWallet, rpc, startNode, withProbe } from '../../support/chain.ts'
 import { failure } from '../../support/failure.ts'
 
 const probeAbi = new Interface(artifacts.Probe.abi)
@@ -16,17 +16,6 @@ const CREATE_CODE = '0x5f5f5ff05f5260205ff3'
 
 let node: Node | undefined
 
-afterEach(async () => {
-  await node?.close()
-  node = undefined
-})
-
-async function withProbe() {
-  node = await startNode()
-  const wallet = devWallet(node)
-  const probe = (await deploy(wallet, 'Probe')) as Contract
-  return { node, call: rpc(node), probe, to: (await probe.getAddress()).toLowerCase() }
-}
 
 const encode = (fn: string, ...args: unknown[]) => probeAbi.encodeFunctionData(fn, args)
 const word = (value: bigint | number) => zeroPadValue(toBeHex(value), 32)
@@ -35,7 +24,7 @@ const words = (hex: string) => (hex.slice(2).match(/.{64}/g) ?? []).map((w) => B
 
 describe('eth_call', () => {
   test('returns the call result at latest and at past blocks', async () => {
-    const { call, probe, to } = await withProbe()
+    const { call, probe, address: to } = await withProbe()
     await (await probe.set(5)).wait() // block 2
     await (await probe.set(9)).wait() // block 3
     const valueAt = async (block: unknown) => call<string>('eth_call', { to, data: encode('value') }, block)
@@ -52,7 +41,7 @@ describe('eth_call', () => {
   })
 
   test('a block that does not exist is an error', async () => {
-    const { call, to } = await withProbe()
+    const { call, address: to } = await withProbe()
     expect(await failure(call('eth_call', { to, data: encode('value') }, '0x64'))).toMatchObject({
       code: -32000,
       message: 'header not found',
@@ -70,7 +59,7 @@ describe('eth_call', () => {
   })
 
   test('`input` and `data` are both accepted; equal is fine, different is -32602', async () => {
-    const { call, to } = await withProbe()
+    const { call, address: to } = await withProbe()
     const data = encode('divide', 10, 2)
     expect(await call('eth_call', { to, input: data })).toBe(word(5))
     expect(await call('eth_call', { to, data, input: data })).toBe(word(5))
@@ -81,7 +70,7 @@ describe('eth_call', () => {
   })
 
   test('bad call objects are -32602 naming the field', async () => {
-    const { call, to } = await withProbe()
+    const { call, address: to } = await withProbe()
     expect(await failure(call('eth_call', { to: '0x12' }))).toMatchObject({
       code: -32602,
       message: expect.stringMatching(/^invalid argument 0 \(call\): to: expected a 20-byte address/),
@@ -100,7 +89,7 @@ describe('eth_call', () => {
 
   describe('from, value and prices', () => {
     test('msg.sender is `from`, and an unpriced call sees the full balance', async () => {
-      const { call, to } = await withProbe()
+      const { call, address: to } = await withProbe()
       const balance = await call<string>('eth_getBalance', DEV[1].address, 'latest')
       expect(await call('eth_call', { from: DEV[1].address, to, data: encode('balanceOfCaller') })).toBe(word(BigInt(balance)))
       // Without `from` the caller is the zero address, which holds nothing.
@@ -147,8 +136,8 @@ describe('eth_call', () => {
     })
 
     test('a contract can be the sender, and its code is still there during the call', async () => {
-      const { call, to } = await withProbe()
-      await (await devWallet(node!).sendTransaction({ to, value: 777n })).wait()
+      const { node, call, address: to } = await withProbe()
+      await (await devWallet(node).sendTransaction({ to, value: 777n })).wait()
       // `to` is the sender itself: the call only returns its balance if its code is in place.
       expect(await call('eth_call', { from: to, to, data: encode('balanceOfCaller') })).toBe(word(777))
     })
@@ -156,7 +145,7 @@ describe('eth_call', () => {
 
   describe('reverts', () => {
     test('Error(string): code 3, the reason in the message, the raw bytes in data', async () => {
-      const { call, to } = await withProbe()
+      const { call, address: to } = await withProbe()
       expect(await failure(call('eth_call', { to, data: encode('failWith', 'not today') }))).toEqual({
         code: 3,
         message: 'execution reverted: not today',
@@ -165,7 +154,7 @@ describe('eth_call', () => {
     })
 
     test('panics are decoded: division by zero and assert', async () => {
-      const { call, to } = await withProbe()
+      const { call, address: to } = await withProbe()
       expect(await failure(call('eth_call', { to, data: encode('divide', 1, 0) }))).toEqual({
         code: 3,
         message: 'execution reverted: division or modulo by zero',
@@ -179,14 +168,14 @@ describe('eth_call', () => {
     })
 
     test('a custom error keeps its raw data and a plain message', async () => {
-      const { call, to } = await withProbe()
+      const { call, address: to } = await withProbe()
       const error = await failure(call('eth_call', { to, data: encode('failCustom', 42) }))
       expect(error).toEqual({ code: 3, message: 'execution reverted', data: probeAbi.encodeErrorResult('Custom', [42, 'custom']) })
       expect(probeAbi.parseError(error.data as string)?.args.toArray()).toEqual([42n, 'custom'])
     })
 
     test('a bare revert has data 0x', async () => {
-      const { call, to } = await withProbe()
+      const { call, address: to } = await withProbe()
       expect(await failure(call('eth_call', { to, data: encode('failBare') }))).toEqual({
         code: 3,
         message: 'execution reverted',
@@ -195,7 +184,7 @@ describe('eth_call', () => {
     })
 
     test('the revert travels through the JSON-RPC envelope with its data', async () => {
-      const { node, to } = await withProbe()
+      const { node, address: to } = await withProbe()
       const reply = await node.handle({ jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ to, data: encode('failWith', 'x') }] })
       expect(reply).toEqual({
         jsonrpc: '2.0',
@@ -214,7 +203,7 @@ describe('eth_call', () => {
     })
 
     test('other failures are -32000 in geth words', async () => {
-      const { call, to } = await withProbe()
+      const { call, address: to } = await withProbe()
       expect(await failure(call('eth_call', { to, data: encode('burn', 1000), gas: hex(30_000) }))).toEqual({
         code: -32000,
         message: 'out of gas',
@@ -228,7 +217,7 @@ describe('eth_call', () => {
 
   describe('state overrides', () => {
     test('balance', async () => {
-      const { call, to } = await withProbe()
+      const { call, address: to } = await withProbe()
       const overrides = { [DEV[1].address]: { balance: '0x1234' } }
       expect(await call('eth_call', { from: DEV[1].address, to, data: encode('balanceOfCaller') }, 'latest', overrides)).toBe(word(0x1234))
     })
@@ -247,7 +236,7 @@ describe('eth_call', () => {
     })
 
     test('state replaces all storage; stateDiff patches one slot', async () => {
-      const { call, probe, to } = await withProbe()
+      const { call, probe, address: to } = await withProbe()
       await (await probe.fill(2)).wait()
       await (await probe.set(5)).wait()
       const slotOfSlots0 = solidityPackedKeccak256(['uint256', 'uint256'], [0, 1])
@@ -266,7 +255,7 @@ describe('eth_call', () => {
     })
 
     test('overrides never leak into later calls or the chain', async () => {
-      const { call, probe, to } = await withProbe()
+      const { call, probe, address: to } = await withProbe()
       await (await probe.fill(1)).wait()
       await (await probe.set(5)).wait()
       const before = {
@@ -294,7 +283,7 @@ describe('eth_call', () => {
     })
 
     test('bad overrides are -32602', async () => {
-      const { call, to } = await withProbe()
+      const { call, address: to } = await withProbe()
       const run = (overrides: unknown) => call('eth_call', { to, data: encode('value') }, 'latest', overrides)
       expect(await failure(run({ [to]: { state: {}, stateDiff: {} } }))).toMatchObject({
         code: -32602,
@@ -341,7 +330,7 @@ describe('eth_call', () => {
     })
 
     test('BLOCKHASH gives the hashes eth_getBlockByNumber reports', async () => {
-      const { call, probe, to } = await withProbe()
+      const { call, probe, address: to } = await withProbe()
       await (await probe.set(1)).wait()
       await (await probe.set(2)).wait()
       for (const n of [0, 1, 2]) {
@@ -358,7 +347,7 @@ describe('eth_call', () => {
   })
 
   test('eth_call never changes state', async () => {
-    const { call, probe, to } = await withProbe()
+    const { call, probe, address: to } = await withProbe()
     await (await probe.set(5)).wait()
     const snapshot = async () => ({
       block: await call('eth_blockNumber'),

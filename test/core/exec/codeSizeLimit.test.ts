@@ -8,8 +8,8 @@ import { MemoryStore } from '../../../src/core/store/memoryStore.ts'
 import { DEV, rpc, startNode } from '../../support/chain.ts'
 
 let node: Node | undefined
-afterEach(async () => {
-  await node?.close()
+// A test's node is started once, on its first call (startNode closes it after the test).
+afterEach(() => {
   node = undefined
 })
 

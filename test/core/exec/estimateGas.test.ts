@@ -1,7 +1,7 @@
 import { Interface, Wallet, type Contract } from 'ethers'
-import { afterEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import type { Node } from '../../../src/core/node.ts'
-import { artifacts, deploy, DEV, devWallet, rpc, startNode } from '../../support/chain.ts'
+import { artifacts, deploy, DEV, devWallet, rpc, startNode, withProbe } from '../../support/chain.ts'
 import { failure } from '../../support/failure.ts'
 
 const probeAbi = new Interface(artifacts.Probe.abi)
@@ -12,16 +12,6 @@ const FRESH = '0x00000000000000000000000000000000000000c0'
 
 let node: Node | undefined
 
-afterEach(async () => {
-  await node?.close()
-  node = undefined
-})
-
-async function withProbe() {
-  node = await startNode()
-  const probe = (await deploy(devWallet(node), 'Probe')) as Contract
-  return { node, call: rpc(node), probe, to: (await probe.getAddress()).toLowerCase() }
-}
 
 const encode = (fn: string, ...args: unknown[]) => probeAbi.encodeFunctionData(fn, args)
 const hex = (value: bigint | number) => `0x${value.toString(16)}`
@@ -51,40 +41,40 @@ describe('eth_estimateGas', () => {
     ['emit five events', 'ping', [5]],
     ['burn gas in a loop', 'burn', [200]],
   ])('%s: a transaction with exactly the estimate succeeds', async (_what, fn, args) => {
-    const { call, to } = await withProbe()
+    const { node, call, address: to } = await withProbe()
     const data = encode(fn, ...args)
     const estimate = BigInt(await call<string>('eth_estimateGas', { from: DEV[0].address, to, data }))
-    const receipt = await sendWithGas(node!, { to, data }, estimate)
+    const receipt = await sendWithGas(node, { to, data }, estimate)
     expect(receipt.status).toBe('0x1')
     // The search stops within geth's 1.5% of the smallest limit that works.
     expect(estimate).toBeLessThanOrEqual((BigInt(receipt.gasUsed) * 1016n) / 1000n + 2300n)
   })
 
   test('clearing storage: the estimate covers the gas the refund later returns', async () => {
-    const { call, probe, to } = await withProbe()
-    const twin = (await deploy(devWallet(node!), 'Probe')) as Contract
+    const { node, call, probe, address: to } = await withProbe()
+    const twin = (await deploy(devWallet(node), 'Probe')) as Contract
     await (await probe.fill(20)).wait()
     await (await twin.fill(20)).wait()
     const data = encode('clear', 20)
 
     const estimate = BigInt(await call<string>('eth_estimateGas', { from: DEV[0].address, to, data }))
-    const cleared = await sendWithGas(node!, { to, data }, estimate)
+    const cleared = await sendWithGas(node, { to, data }, estimate)
     expect(cleared.status).toBe('0x1')
     expect(BigInt(cleared.gasUsed)).toBeLessThan(estimate)
 
     // What the transaction ends up using is not enough to run it: that is why a search is needed.
-    const short = await sendWithGas(node!, { to: await twin.getAddress(), data }, BigInt(cleared.gasUsed))
+    const short = await sendWithGas(node, { to: await twin.getAddress(), data }, BigInt(cleared.gasUsed))
     expect(short.status).toBe('0x0')
   })
 
   test('a transfer into a contract and a deployment succeed with their estimates', async () => {
-    const { call, to } = await withProbe()
+    const { node, call, address: to } = await withProbe()
     const transfer = BigInt(await call<string>('eth_estimateGas', { from: DEV[0].address, to, value: '0x1' }))
     expect(transfer).toBeGreaterThan(21_000n)
-    expect((await sendWithGas(node!, { to, value: 1n }, transfer)).status).toBe('0x1')
+    expect((await sendWithGas(node, { to, value: 1n }, transfer)).status).toBe('0x1')
 
     const deployment = BigInt(await call<string>('eth_estimateGas', { from: DEV[0].address, data: artifacts.Probe.bytecode }))
-    expect((await sendWithGas(node!, { data: artifacts.Probe.bytecode }, deployment)).status).toBe('0x1')
+    expect((await sendWithGas(node, { data: artifacts.Probe.bytecode }, deployment)).status).toBe('0x1')
   })
 
   test('a token transfer succeeds with its estimate', async () => {
@@ -98,7 +88,7 @@ describe('eth_estimateGas', () => {
   })
 
   test('is taken at the block asked for', async () => {
-    const { call, probe, to } = await withProbe()
+    const { call, probe, address: to } = await withProbe()
     await (await probe.set(5)).wait()
     const data = encode('set', 6)
     // Writing a zero slot costs far more than overwriting a non-zero one.
@@ -118,7 +108,7 @@ describe('eth_estimateGas', () => {
 
   describe('reverts', () => {
     test('code 3 with the decoded reason and the revert data', async () => {
-      const { call, to } = await withProbe()
+      const { call, address: to } = await withProbe()
       expect(await failure(call('eth_estimateGas', { to, data: encode('failWith', 'no way') }))).toEqual({
         code: 3,
         message: 'execution reverted: no way',
@@ -151,8 +141,8 @@ describe('eth_estimateGas', () => {
     }
 
     test('a value above the balance is an error', async () => {
-      const { call, to } = await withProbe()
-      const poor = await fundedAccount(node!, 1000n)
+      const { node, call, address: to } = await withProbe()
+      const poor = await fundedAccount(node, 1000n)
       expect(await failure(call('eth_estimateGas', { from: poor, to, value: hex(1001) }))).toEqual({
         code: -32000,
         message: `insufficient funds for gas * price + value: address ${poor} have 1000 want 1001`,
@@ -160,8 +150,8 @@ describe('eth_estimateGas', () => {
     })
 
     test('with a gas price, the balance caps the gas: "gas required exceeds allowance"', async () => {
-      const { call, to } = await withProbe()
-      const poor = await fundedAccount(node!, 30_000n * GWEI)
+      const { node, call, address: to } = await withProbe()
+      const poor = await fundedAccount(node, 30_000n * GWEI)
       const burn = { from: poor, to, data: encode('burn', 100) }
       expect(await failure(call('eth_estimateGas', { ...burn, gasPrice: hex(GWEI) }))).toEqual({
         code: -32000,
@@ -182,7 +172,7 @@ describe('eth_estimateGas', () => {
     })
 
     test('a `gas` the call does not fit in is "gas required exceeds allowance"', async () => {
-      const { call, to } = await withProbe()
+      const { call, address: to } = await withProbe()
       expect(await failure(call('eth_estimateGas', { to, data: encode('burn', 100), gas: hex(25_000) }))).toEqual({
         code: -32000,
         message: 'gas required exceeds allowance (25000)',

@@ -9,8 +9,8 @@ import type { Node } from '../../../src/core/node.ts'
 import { DEV, rpc, startNode } from '../../support/chain.ts'
 
 let node: Node | undefined
-afterEach(async () => {
-  await node?.close()
+// A test's node is started once, on its first call (startNode closes it after the test).
+afterEach(() => {
   node = undefined
 })
 

@@ -1,10 +1,8 @@
 import { getCreateAddress, Interface, type InterfaceAbi } from 'ethers'
-import { afterEach, expect, test } from 'vitest'
-import { type NodeConfig } from '../../../src/core/index.ts'
-import { createNode, type Node } from '../../../src/core/node.ts'
-import { artifacts, DEV, rpc } from '../../support/chain.ts'
+import { expect, test } from 'vitest'
+import type { Node } from '../../../src/core/node.ts'
+import { artifacts, DEV, mineBlock, rpc, startNode } from '../../support/chain.ts'
 import { zksyncProvider, zksyncWallet } from '../../support/zksync.ts'
-import { mineBlock } from '../../support/mining.ts'
 import { signTx } from '../../support/rawTx.ts'
 
 type Json = Record<string, unknown>
@@ -20,16 +18,6 @@ const COUNTER_RUNTIME = '60005460010160005500'
 /** Init code: PUSH10 runtime, PUSH1 0 MSTORE (right-aligned in the word), RETURN its 10 bytes from 22. */
 const COUNTER_INIT = `0x69${COUNTER_RUNTIME}600052600a6016f3`
 
-const nodes: Node[] = []
-async function open(config: NodeConfig = {}): Promise<Node> {
-  const node = await createNode(config)
-  nodes.push(node)
-  return node
-}
-afterEach(async () => {
-  await Promise.all(nodes.splice(0).map((node) => node.close()))
-})
-
 async function deploy(node: Node, data: string, nonce = 0): Promise<string> {
   const hash = await rpc(node)<string>('eth_sendRawTransaction', await signTx(DEV[0].key, { nonce, to: null, data, gasLimit: 3_000_000n, value: 0n }))
   if (node.config.mining.mode === 'manual') await mineBlock(node)
@@ -37,7 +25,7 @@ async function deploy(node: Node, data: string, nonce = 0): Promise<string> {
 }
 
 test('the storage slots a transaction changes and its events, before they are in a block', async () => {
-  const node = await open()
+  const node = await startNode()
   const call = rpc(node)
   const address = await deploy(node, artifacts.Probe.bytecode)
   const raw = await signTx(DEV[0].key, { nonce: 1, to: address, data: probe.encodeFunctionData('set', [42n]), gasLimit: 200_000n, value: 0n })
@@ -87,7 +75,7 @@ test('the storage slots a transaction changes and its events, before they are in
 })
 
 test('writes a revert undid are not reported; the transaction is still submitted and mined (failed)', async () => {
-  const node = await open()
+  const node = await startNode()
   const call = rpc(node)
   const address = await deploy(node, artifacts.Probe.bytecode)
   const raw = await signTx(DEV[0].key, { nonce: 1, to: address, data: probe.encodeFunctionData('failWith', ['no']), gasLimit: 200_000n, value: 0n })
@@ -97,7 +85,7 @@ test('writes a revert undid are not reported; the transaction is still submitted
 })
 
 test('manual mining: two pending transactions touching the same slot have no causal link in their outputs', async () => {
-  const node = await open({ mining: { mode: 'manual' } })
+  const node = await startNode({ mining: { mode: 'manual' } })
   const call = rpc(node)
   const counter = await deploy(node, COUNTER_INIT)
   expect(counter).toBe(getCreateAddress({ from: DEV[0].address, nonce: 0 }).toLowerCase())
@@ -116,7 +104,7 @@ test('manual mining: two pending transactions touching the same slot have no cau
 })
 
 test('the optimistic transaction index counts what waits in the pool before it', async () => {
-  const node = await open({ mining: { mode: 'manual' } })
+  const node = await startNode({ mining: { mode: 'manual' } })
   const call = rpc(node)
   const probeAddress = await deploy(node, artifacts.Probe.bytecode)
   const indexes: unknown[] = []
@@ -129,7 +117,7 @@ test('the optimistic transaction index counts what waits in the pool before it',
 })
 
 test('refused like eth_sendRawTransaction, and then nothing is pooled', async () => {
-  const node = await open({ mining: { mode: 'manual' } })
+  const node = await startNode({ mining: { mode: 'manual' } })
   const call = rpc(node)
   await call('eth_sendRawTransaction', await signTx(DEV[0].key, { nonce: 0 }))
   await mineBlock(node)
@@ -141,7 +129,7 @@ test('refused like eth_sendRawTransaction, and then nothing is pooled', async ()
 })
 
 test("zksync-ethers' sendRawTransactionWithDetailedOutput with a 0x71 transaction signed by its Wallet", async () => {
-  const node = await open()
+  const node = await startNode()
   const provider = zksyncProvider(node)
   const wallet = zksyncWallet(node, 0, provider)
   const address = await deploy(node, artifacts.Probe.bytecode)

@@ -2,28 +2,16 @@ import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { RLP } from '@ethereumjs/rlp'
 import { bytesToHex, hexToBytes } from '@ethereumjs/util'
 import { getCreateAddress, Signature, Wallet as EthersWallet, ZeroAddress, type SignatureLike } from 'ethers'
-import { afterEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { EIP712Signer, types, utils } from 'zksync-ethers'
-import { MemoryStore, type NodeConfig } from '../../../src/core/index.ts'
-import { createNode, type Node } from '../../../src/core/node.ts'
-import { artifacts, DEV, rpc } from '../../support/chain.ts'
-import { mineBlock } from '../../support/mining.ts'
+import { MemoryStore } from '../../../src/core/index.ts'
+import type { Node } from '../../../src/core/node.ts'
+import { artifacts, DEV, GAS_PRICE, mineBlock, rpc, startNode } from '../../support/chain.ts'
 import { signTx } from '../../support/rawTx.ts'
 
 type Json = Record<string, unknown>
-const GAS_PRICE = 45_250_000n
 /** EraVM-shaped bytecode (three 32-byte words): what a factory dependency must look like. */
 const FACTORY_DEP = `0x${'00'.repeat(31)}01${'ab'.repeat(32)}${'cd'.repeat(32)}`
-
-const nodes: Node[] = []
-async function open(config: NodeConfig = {}): Promise<Node> {
-  const node = await createNode(config)
-  nodes.push(node)
-  return node
-}
-afterEach(async () => {
-  await Promise.all(nodes.splice(0).map((node) => node.close()))
-})
 
 function request(fields: Partial<types.TransactionLike> = {}): types.TransactionLike {
   return {
@@ -64,7 +52,7 @@ async function rejection(node: Node, raw: string) {
 
 describe('accepted', () => {
   test('factory dependencies are recorded under their versioned hash for zks_getBytecodeByHash', async () => {
-    const node = await open()
+    const node = await startNode()
     const call = rpc(node)
     const hash = await call<string>('eth_sendRawTransaction', await signed712(request({ customData: { factoryDeps: [FACTORY_DEP] } })))
     const versioned = bytesToHex(utils.hashBytecode(FACTORY_DEP))
@@ -76,7 +64,7 @@ describe('accepted', () => {
   })
 
   test('signed through v/r/s instead of a custom signature: era hashes r‖s‖v with v as 27/28', async () => {
-    const node = await open()
+    const node = await startNode()
     const tx = request()
     const sig = Signature.from((await sign(tx)) as SignatureLike)
     const raw = utils.serializeEip712(tx, sig)
@@ -88,7 +76,7 @@ describe('accepted', () => {
   })
 
   test('no `to`: a contract creation with `data` as init code (what era does with its EVM emulator)', async () => {
-    const node = await open()
+    const node = await startNode()
     const call = rpc(node)
     // An empty `to` signs as address 0 (uint256 0 in the typed data), so sign with ZeroAddress and send without.
     const fields = { to: ZeroAddress, value: 0n, gasLimit: 2_000_000n, data: artifacts.Probe.bytecode }
@@ -104,7 +92,7 @@ describe('accepted', () => {
   })
 
   test('blocks commit to the raw 0x71 bytes: transactions root and size recompute from them', async () => {
-    const node = await open({ mining: { mode: 'manual' } })
+    const node = await startNode({ mining: { mode: 'manual' } })
     const call = rpc(node)
     const first = await signed712(request())
     const second = await signTx(DEV[1].key, { nonce: 0, to: DEV[2].address })
@@ -128,7 +116,7 @@ describe('accepted', () => {
   })
 
   test('pending under manual mining: visible with a null block, details say pending; then mined', async () => {
-    const node = await open({ mining: { mode: 'manual' } })
+    const node = await startNode({ mining: { mode: 'manual' } })
     const call = rpc(node)
     const hash = await call<string>('eth_sendRawTransaction', await signed712(request()))
     expect(await call('eth_getTransactionByHash', hash)).toMatchObject({ type: '0x71', blockHash: null, l1BatchNumber: null })
@@ -139,7 +127,7 @@ describe('accepted', () => {
   })
 
   test('eth_estimateGas takes what zksync-ethers sends for a 0x71 transaction (type and eip712Meta)', async () => {
-    const node = await open()
+    const node = await startNode()
     const gas = await rpc(node)('eth_estimateGas', {
       from: DEV[0].address,
       to: DEV[1].address,
@@ -152,7 +140,7 @@ describe('accepted', () => {
 
   test('a node reopened on its store serves its 0x71 transactions and factory dependencies as before', async () => {
     const store = new MemoryStore()
-    const first = await open({ store })
+    const first = await startNode({ store })
     const hash = await rpc(first)<string>('eth_sendRawTransaction', await signed712(request({ customData: { factoryDeps: [FACTORY_DEP] } })))
     const before = {
       tx: await rpc(first)('eth_getTransactionByHash', hash),
@@ -162,7 +150,7 @@ describe('accepted', () => {
     }
     await first.close()
 
-    const second = await open({ store })
+    const second = await startNode({ store })
     const call = rpc(second)
     expect(await call('eth_getTransactionByHash', hash)).toEqual(before.tx)
     expect(await call('eth_getTransactionReceipt', hash)).toEqual(before.receipt)
@@ -176,7 +164,7 @@ describe('accepted', () => {
 
 describe('refused (nothing is pooled)', () => {
   test('wrong chain id, a signature by someone else, a custom signature that is not 65 bytes, no signature', async () => {
-    const node = await open()
+    const node = await startNode()
     const other = await signed712(request({ chainId: 270 }))
     expect(await rejection(node, other)).toMatchObject({ code: -32000, message: 'invalid chain id for signer: have 270 want 260' })
 
@@ -195,13 +183,13 @@ describe('refused (nothing is pooled)', () => {
   })
 
   test('a factory dependency that is not EraVM-shaped bytecode', async () => {
-    const node = await open()
+    const node = await startNode()
     const even = utils.serializeEip712(request({ customData: { factoryDeps: [`0x${'00'.repeat(64)}`], customSignature: `0x${'11'.repeat(65)}` } }))
     expect(await rejection(node, even)).toMatchObject({ code: -32000, message: 'invalid factory dependency #0: the bytecode length in 32-byte words must be odd' })
   })
 
   test('a paymaster: there are no EraVM paymasters to run', async () => {
-    const node = await open()
+    const node = await startNode()
     const paymasterParams = utils.getPaymasterParams('0x000000000000000000000000000000000000beef', { type: 'General', innerInput: new Uint8Array() })
     const raw = await signed712(request({ customData: { paymasterParams } }))
     const error = await rejection(node, raw)
@@ -210,7 +198,7 @@ describe('refused (nothing is pooled)', () => {
   })
 
   test("geth's admission rules apply to 0x71 as to any transaction", async () => {
-    const node = await open()
+    const node = await startNode()
     const lowFee = await signed712(request({ maxFeePerGas: 1n, maxPriorityFeePerGas: 0n }))
     expect((await rejection(node, lowFee)).message).toMatch(/^max fee per gas less than block base fee/)
     const tip = await signed712(request({ maxFeePerGas: GAS_PRICE, maxPriorityFeePerGas: GAS_PRICE + 1n }))
@@ -222,7 +210,7 @@ describe('refused (nothing is pooled)', () => {
   })
 
   test('malformed 0x71 bytes are -32602', async () => {
-    const node = await open()
+    const node = await startNode()
     const error = await rejection(node, '0x71c180')
     expect(error).toMatchObject({ code: -32602, message: 'invalid transaction: an EIP-712 transaction is an RLP list of 16 fields, got 1' })
   })

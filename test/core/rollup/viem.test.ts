@@ -2,7 +2,7 @@ import { createPublicClient, createWalletClient, custom, encodeFunctionData, kec
 import { privateKeyToAccount } from 'viem/accounts'
 import { zksyncInMemoryNode } from 'viem/chains'
 import { eip712WalletActions, publicActionsL2 } from 'viem/zksync'
-import { afterEach, beforeEach, expect, test } from 'vitest'
+import { beforeEach, expect, test } from 'vitest'
 import type { Node } from '../../../src/core/node.ts'
 import { DEV, eip1193, startNode } from '../../support/chain.ts'
 
@@ -13,7 +13,6 @@ let node: Node
 beforeEach(async () => {
   node = await startNode()
 })
-afterEach(() => node.close())
 
 function clients() {
   const transport = custom(eip1193(node), { retryCount: 0 })

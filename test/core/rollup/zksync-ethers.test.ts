@@ -1,5 +1,5 @@
 import { AbiCoder, Contract, ContractFactory, concat, getBytes, keccak256, zeroPadValue, type InterfaceAbi } from 'ethers'
-import { afterEach, beforeEach, describe, expect, test } from 'vitest'
+import { beforeEach, describe, expect, test } from 'vitest'
 import { types, utils, type Wallet } from 'zksync-ethers'
 import type { Node } from '../../../src/core/node.ts'
 import { artifacts, DEV, rpc, startNode } from '../../support/chain.ts'
@@ -13,7 +13,6 @@ let node: Node
 beforeEach(async () => {
   node = await startNode()
 })
-afterEach(() => node.close())
 
 /**
  * zksync-ethers signs no EIP-712 transaction without a `to` (its typed data needs one; on era

@@ -9,9 +9,8 @@ beforeEach(async () => {
   node = await startNode()
 })
 
-afterEach(async () => {
+afterEach(() => {
   vi.restoreAllMocks()
-  await node.close()
 })
 
 /** A signed 1-wei transfer from dev account 0. */

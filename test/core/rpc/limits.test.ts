@@ -1,8 +1,7 @@
 import { Interface, type Contract } from 'ethers'
-import { afterEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { DEFAULT_LIMITS } from '../../../src/core/config.ts'
 import type { NodeConfig } from '../../../src/core/index.ts'
-import type { Node } from '../../../src/core/node.ts'
 import { artifacts, deploy, devWallet, rpc, startNode } from '../../support/chain.ts'
 import { failure } from '../../support/failure.ts'
 
@@ -13,15 +12,8 @@ const GAS_LEFT_CODE = '0x5a5f5260205ff3'
 /** Runtime code that loops forever: JUMPDEST PUSH0 JUMP. */
 const LOOP_CODE = '0x5b5f56'
 
-let node: Node | undefined
-
-afterEach(async () => {
-  await node?.close()
-  node = undefined
-})
-
 async function start(config: NodeConfig = {}) {
-  node = await startNode(config)
+  const node = await startNode(config)
   return { node, call: rpc(node) }
 }
 

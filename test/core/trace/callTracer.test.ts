@@ -1,5 +1,5 @@
 import { AbiCoder, ContractFactory, getCreate2Address, getCreateAddress, keccak256, sha256, type Contract } from 'ethers'
-import { afterEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { artifacts, DEV, devWallet } from '../../support/chain.ts'
 import { hex, leafAbi, tracingAbi, tracingChain, word, type MinedTx, type TracingChain } from '../../support/tracing.ts'
 
@@ -26,10 +26,6 @@ const errorData = (reason: string) => '0x08c379a0' + abi.encode(['string'], [rea
 const SALT = `0x${'5a'.repeat(32)}`
 
 let chain: TracingChain | undefined
-afterEach(async () => {
-  await chain?.node.close()
-  chain = undefined
-})
 
 /** Every frame of a tree, depth first. */
 function frames<T extends { calls?: T[] }>(root: T): T[] {

@@ -1,15 +1,11 @@
 import { hexToBytes, type PrefixedHexString } from '@ethereumjs/util'
-import { afterEach, describe, expect, test, vi } from 'vitest'
+import { describe, expect, test, vi } from 'vitest'
 import { codeFeatures, isInstruction } from '../../../src/core/trace/codeFeatures.ts'
 import { artifacts } from '../../support/chain.ts'
 import { expectRpcError } from '../../support/expectRpc.ts'
 import { tracingChain, type TracingChain } from '../../support/tracing.ts'
 
 let chain: TracingChain | undefined
-afterEach(async () => {
-  await chain?.node.close()
-  chain = undefined
-})
 
 /** The sandbox VM a replay of `blockNumber` runs on, with every `step` subscription counted. */
 async function watchReplayVm(blockNumber: bigint) {

@@ -1,5 +1,5 @@
 import { getCreate2Address, getCreateAddress, keccak256 } from 'ethers'
-import { afterEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { artifacts, DEV } from '../../support/chain.ts'
 import { hex, leafAbi, tracingChain, type TracingChain } from '../../support/tracing.ts'
 
@@ -9,10 +9,6 @@ const ZERO_HASH = `0x${'00'.repeat(32)}`
 const SALT = `0x${'77'.repeat(32)}`
 
 let chain: TracingChain | undefined
-afterEach(async () => {
-  await chain?.node.close()
-  chain = undefined
-})
 
 describe('flatCallTracer, ZKsync shape', () => {
   test('every frame in order: type "call", the kind in callType, trace addresses led by the transaction’s position', async () => {

@@ -1,5 +1,5 @@
 import { ContractFactory, getCreateAddress, type Contract } from 'ethers'
-import { afterEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { artifacts, DEV, devWallet } from '../../support/chain.ts'
 import { hex, tracingAbi, tracingChain, word, type TracingChain } from '../../support/tracing.ts'
 
@@ -14,10 +14,6 @@ type Prestate = Record<string, Account>
 const COINBASE = `0x${'00'.repeat(20)}`
 
 let chain: TracingChain | undefined
-afterEach(async () => {
-  await chain?.node.close()
-  chain = undefined
-})
 
 /** An account as the ordinary eth_ methods report it at `block`, in the prestate's shape. */
 async function accountAt(address: string, block: string, slots: string[] = []): Promise<Account> {

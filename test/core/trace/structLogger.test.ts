@@ -42,12 +42,11 @@ function callCode(gas: number, value: number): string {
 }
 
 let node: Node | undefined
-let chain: TracingChain | undefined
-afterEach(async () => {
-  await node?.close()
-  await chain?.node.close()
-  node = chain = undefined
+// A test's node is started once, on its first call (startNode closes it after the test).
+afterEach(() => {
+  node = undefined
 })
+let chain: TracingChain | undefined
 
 /** Traces code put at CODE_AT by a state override (and CALLEE's, when given). */
 async function traceCode(code: string, options: Record<string, unknown> = {}, callee?: string) {

@@ -1,5 +1,5 @@
 import { BrowserProvider, Contract, ContractFactory, parseEther, verifyMessage, verifyTypedData, type InterfaceAbi } from 'ethers'
-import { afterEach, beforeEach, expect, test } from 'vitest'
+import { beforeEach, expect, test } from 'vitest'
 import type { Node } from '../../../src/core/node.ts'
 import { artifacts, DEV, eip1193, startNode } from '../../support/chain.ts'
 
@@ -9,7 +9,6 @@ beforeEach(async () => {
   node = await startNode()
   provider = new BrowserProvider(eip1193(node), undefined, { pollingInterval: 10, cacheTimeout: -1 })
 })
-afterEach(() => node.close())
 
 test("ethers' BrowserProvider signer: the node's first dev account, sending with eth_sendTransaction", async () => {
   const signer = await provider.getSigner()

@@ -9,13 +9,12 @@ import {
   type Hex,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { afterEach, beforeEach, describe, expect, test } from 'vitest'
+import { beforeEach, describe, expect, test } from 'vitest'
 import type { Node } from '../../../src/core/node.ts'
 import { parseTypedData, typedDataDigest } from '../../../src/core/wallet/typedData.ts'
 import { expectRpcError } from '../../support/expectRpc.ts'
-import { DEV, eip1193, rpc, startNode } from '../../support/chain.ts'
+import { DEV, eip1193, GAS_PRICE, rpc, startNode } from '../../support/chain.ts'
 
-const GAS_PRICE = 45_250_000n
 const STRANGER = '0x00000000000000000000000000000000005afe00'
 
 let node: Node
@@ -24,7 +23,6 @@ beforeEach(async () => {
   node = await startNode()
   call = rpc(node)
 })
-afterEach(() => node.close())
 
 /** EIP-712's own example (nested structs), plus an array and signed and fixed-size fields. */
 const mail = {

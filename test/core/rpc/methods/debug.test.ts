@@ -1,5 +1,5 @@
 import { AbiCoder, Interface, type Contract } from 'ethers'
-import { afterEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { createNode, type Node } from '../../../../src/core/node.ts'
 import { expectRpcError } from '../../../support/expectRpc.ts'
 import { artifacts, deploy, devWallet, rpc, startNode } from '../../../support/chain.ts'
@@ -17,11 +17,6 @@ const probeAbi = new Interface(artifacts.Probe.abi)
 
 let node: Node | undefined
 let chain: TracingChain | undefined
-afterEach(async () => {
-  await node?.close()
-  await chain?.node.close()
-  node = chain = undefined
-})
 
 describe('debug_traceBlockByNumber / debug_traceBlockByHash', () => {
   test('every transaction of a block, in order, each replayed after the ones before it', async () => {

@@ -1,5 +1,5 @@
 import { HDNodeWallet, keccak256, Mnemonic, parseEther, ZeroAddress } from 'ethers'
-import { afterEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import pkg from '../../../../package.json' with { type: 'json' }
 import type { Node } from '../../../../src/core/node.ts'
 import { DEV, rpc, startNode } from '../../../support/chain.ts'
@@ -7,10 +7,6 @@ import { expectRpcError } from '../../../support/expectRpc.ts'
 import { signTx } from '../../../support/rawTx.ts'
 
 let node: Node | undefined
-afterEach(async () => {
-  await node?.close()
-  node = undefined
-})
 
 async function fresh(config: Parameters<typeof startNode>[0] = {}) {
   node = await startNode(config)

@@ -18,7 +18,7 @@ let messageTx: string
 let transferTx: string
 
 beforeAll(async () => {
-  node = await startNode()
+  node = await startNode({}, { shared: true })
   call = rpc(node)
   transferTx = await call('eth_sendRawTransaction', await signTx(DEV[0].key, { nonce: 0, to: DEV[1].address, value: 5n }))
   const messenger = new Contract('0x0000000000000000000000000000000000008008', ['function sendToL1(bytes) returns (bytes32)'], devWallet(node))

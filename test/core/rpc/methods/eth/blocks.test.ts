@@ -2,18 +2,13 @@ import { createBlockFromRPC, createBlockHeaderFromRPC } from '@ethereumjs/block'
 import { createCustomCommon, Hardfork, Mainnet } from '@ethereumjs/common'
 import { bytesToHex } from '@ethereumjs/util'
 import { Interface, keccak256, Wallet, type InterfaceAbi } from 'ethers'
-import { afterEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import type { Node } from '../../../../../src/core/node.ts'
-import { artifacts, DEV, rpc, startNode } from '../../../../support/chain.ts'
+import { artifacts, DEV, GAS_PRICE, mineBlock, rpc, startNode } from '../../../../support/chain.ts'
 import { expectRpcError } from '../../../../support/expectRpc.ts'
-import { mineBlock } from '../../../../support/mining.ts'
-import { GAS_PRICE, signPreEip155, signTx, txHash } from '../../../../support/rawTx.ts'
+import { signPreEip155, signTx, txHash } from '../../../../support/rawTx.ts'
 
 let node: Node | undefined
-afterEach(async () => {
-  await node?.close()
-  node = undefined
-})
 
 /** Wall clock pinned, so timestamps are known. */
 const NOW_MS = 1_700_000_000_000

@@ -1,15 +1,10 @@
-import { afterEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import type { Node } from '../../../../../src/core/node.ts'
-import { DEV, rpc, startNode } from '../../../../support/chain.ts'
+import { DEV, GAS_PRICE, mineBlock, rpc, startNode } from '../../../../support/chain.ts'
 import { expectRpcError } from '../../../../support/expectRpc.ts'
-import { mineBlock } from '../../../../support/mining.ts'
-import { GAS_PRICE, signTx } from '../../../../support/rawTx.ts'
+import { signTx } from '../../../../support/rawTx.ts'
 
 let node: Node | undefined
-afterEach(async () => {
-  await node?.close()
-  node = undefined
-})
 
 async function fresh(config: Parameters<typeof startNode>[0] = {}) {
   node = await startNode(config)

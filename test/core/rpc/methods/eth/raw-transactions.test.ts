@@ -1,16 +1,12 @@
 import { Interface, keccak256, parseEther, toBeHex, Transaction, Wallet, type InterfaceAbi } from 'ethers'
-import { afterEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { AlreadyKnownError, NonceTooLowError } from '../../../../../src/core/errors.ts'
 import type { Node } from '../../../../../src/core/node.ts'
-import { artifacts, DEV, rpc, startNode } from '../../../../support/chain.ts'
+import { artifacts, DEV, GAS_PRICE, rpc, startNode } from '../../../../support/chain.ts'
 import { expectRpcError } from '../../../../support/expectRpc.ts'
-import { GAS_PRICE, resignedWith, signPreEip155, signTx, txHash, withSignature } from '../../../../support/rawTx.ts'
+import { resignedWith, signPreEip155, signTx, txHash, withSignature } from '../../../../support/rawTx.ts'
 
 let node: Node | undefined
-afterEach(async () => {
-  await node?.close()
-  node = undefined
-})
 
 async function fresh(config: Parameters<typeof startNode>[0] = {}) {
   node = await startNode(config)

@@ -1,20 +1,12 @@
 import { MerkleStateManager, verifyMerkleStateProof, type Proof } from '@ethereumjs/statemanager'
 import { AbiCoder, Interface, keccak256, parseEther, toBeHex, Wallet, zeroPadValue, type InterfaceAbi } from 'ethers'
-import { afterEach, describe, expect, test } from 'vitest'
-import type { Node } from '../../../../../src/core/node.ts'
-import { artifacts, DEV, rpc, startNode } from '../../../../support/chain.ts'
+import { describe, expect, test } from 'vitest'
+import { artifacts, DEV, GAS_PRICE, rpc, startNode } from '../../../../support/chain.ts'
 import { expectRpcError } from '../../../../support/expectRpc.ts'
-import { GAS_PRICE, signTx } from '../../../../support/rawTx.ts'
-
-let node: Node | undefined
-afterEach(async () => {
-  await node?.close()
-  node = undefined
-})
+import { signTx } from '../../../../support/rawTx.ts'
 
 async function fresh(config: Parameters<typeof startNode>[0] = {}) {
-  node = await startNode(config)
-  return rpc(node)
+  return rpc(await startNode(config))
 }
 
 type Call = ReturnType<typeof rpc>

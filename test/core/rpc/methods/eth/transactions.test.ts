@@ -1,16 +1,11 @@
 import { getCreateAddress, id, Interface, keccak256, toBeHex, Transaction, Wallet, zeroPadValue, type InterfaceAbi } from 'ethers'
-import { afterEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import type { Node } from '../../../../../src/core/node.ts'
-import { artifacts, DEV, rpc, startNode } from '../../../../support/chain.ts'
+import { artifacts, DEV, GAS_PRICE, mineBlock, rpc, startNode } from '../../../../support/chain.ts'
 import { expectRpcError } from '../../../../support/expectRpc.ts'
-import { mineBlock } from '../../../../support/mining.ts'
-import { GAS_PRICE, signTx, txHash } from '../../../../support/rawTx.ts'
+import { signTx, txHash } from '../../../../support/rawTx.ts'
 
 let node: Node | undefined
-afterEach(async () => {
-  await node?.close()
-  node = undefined
-})
 
 async function fresh(config: Parameters<typeof startNode>[0] = {}) {
   node = await startNode(config)
