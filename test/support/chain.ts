@@ -4,18 +4,14 @@ import { afterEach } from 'vitest'
 import type { NodeConfig } from '../../src/core/index.ts'
 import { createNode, type Node } from '../../src/core/node.ts'
 import artifacts from '../contracts/artifacts.json' with { type: 'json' }
+import { DEV_ACCOUNTS, GAS_PRICE } from './accounts.ts'
 
 export { artifacts }
 
-/** The first dev accounts of the `test … junk` mnemonic (public keys of a dev chain). */
-export const DEV = [
-  { address: '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266', key: '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80' },
-  { address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8', key: '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d' },
-  { address: '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc', key: '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a' },
-] as const
+export { GAS_PRICE }
 
-/** The L2 gas price of the dev chain, also every block's base fee. */
-export const GAS_PRICE = 45_250_000n
+/** The first three dev accounts: the senders of the Node.js tests. */
+export const DEV = [DEV_ACCOUNTS[0], DEV_ACCOUNTS[1], DEV_ACCOUNTS[2]] as const
 
 /** An EIP-1193 provider over a core node, as the page's provider will be. */
 export function eip1193(node: Node) {

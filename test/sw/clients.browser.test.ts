@@ -12,8 +12,9 @@ import { Web3, type ContractAbi } from 'web3'
 import { Provider as ZkProvider } from 'zksync-ethers'
 import artifacts from '../contracts/artifacts.json' with { type: 'json' }
 import { startHttpNode } from '../support/browser/http.ts'
+import { DEV_ACCOUNTS } from '../support/accounts.ts'
 
-const DEV0 = { address: '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266', key: '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80' } as const
+const DEV0 = DEV_ACCOUNTS[0]
 const OTHER = '0x000000000000000000000000000000000000dead'
 const TEN_THOUSAND_ETH = parseEther('10000')
 const SUPPLY = parseEther('1000000')

@@ -10,6 +10,7 @@ import { commands } from 'vitest/browser'
 import { HTTP_PROTOCOL, httpChannelName, httpLockName, RESEND_MS, serviceWorkerUrl, startingLockName, type HttpMessage } from '../../src/bridge/http.ts'
 import { startNode, ServiceWorkerError } from '../../src/client/index.ts'
 import { call, post, startHttpNode, track, uniqueChain } from '../support/browser/http.ts'
+import { DEV_ACCOUNTS } from '../support/accounts.ts'
 
 declare module 'vitest/browser' {
   interface BrowserCommands {
@@ -17,8 +18,8 @@ declare module 'vitest/browser' {
   }
 }
 
-const KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
-const TO = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'
+const KEY = DEV_ACCOUNTS[0].key
+const TO = DEV_ACCOUNTS[1].address
 
 test('after the browser stops the service worker, the next request is still answered', async () => {
   const node = await startHttpNode({ chainId: 0x1240 })
