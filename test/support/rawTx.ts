@@ -34,6 +34,11 @@ export function signTx(key: string, fields: TransactionLike = {}): Promise<strin
   })
 }
 
+/** A transfer of `value` wei from dev account 0 to DEV[1], paying exactly the base fee. */
+export function signTransfer(nonce = 0, value = 1n): Promise<string> {
+  return signTx(DEV[0].key, { nonce, value, maxFeePerGas: GAS_PRICE })
+}
+
 /** A legacy transaction signed over its 6-field hash: no chain id, v is 27 or 28. */
 export function signPreEip155(key: string, fields: TransactionLike = {}): string {
   const tx = Transaction.from({

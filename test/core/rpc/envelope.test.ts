@@ -1,7 +1,8 @@
-import { Transaction, Wallet } from 'ethers'
+import { Transaction } from 'ethers'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 import type { Node } from '../../../src/core/node.ts'
 import { DEV, rpc, startNode } from '../../support/chain.ts'
+import { signTransfer } from '../../support/rawTx.ts'
 
 let node: Node
 
@@ -12,20 +13,6 @@ beforeEach(async () => {
 afterEach(() => {
   vi.restoreAllMocks()
 })
-
-/** A signed 1-wei transfer from dev account 0. */
-function signedTransfer(nonce = 0): Promise<string> {
-  return new Wallet(DEV[0].key).signTransaction({
-    type: 2,
-    chainId: 260,
-    nonce,
-    to: DEV[1].address,
-    value: 1n,
-    gasLimit: 21_000n,
-    maxFeePerGas: 45_250_000n,
-    maxPriorityFeePerGas: 0n,
-  })
-}
 
 describe('single requests', () => {
   test('a call gets its result under the same id', async () => {
@@ -46,7 +33,7 @@ describe('single requests', () => {
   })
 
   test('a notification is executed but not answered', async () => {
-    const raw = await signedTransfer()
+    const raw = await signTransfer()
     const reply = await node.handle({ jsonrpc: '2.0', method: 'eth_sendRawTransaction', params: [raw] })
     expect(reply).toBeUndefined()
     expect(await rpc(node)('eth_getTransactionCount', DEV[0].address, 'latest')).toBe('0x1')
@@ -60,7 +47,7 @@ describe('single requests', () => {
 
 describe('batches', () => {
   test('each call is answered in order under its own id; notifications are left out', async () => {
-    const raw = await signedTransfer()
+    const raw = await signTransfer()
     const reply = await node.handle([
       { jsonrpc: '2.0', id: 'a', method: 'eth_chainId' },
       { jsonrpc: '2.0', method: 'eth_sendRawTransaction', params: [raw] },
@@ -76,7 +63,7 @@ describe('batches', () => {
   })
 
   test('calls run in order: a later call sees what an earlier one did', async () => {
-    const [first, second] = [await signedTransfer(0), await signedTransfer(1)]
+    const [first, second] = [await signTransfer(0), await signTransfer(1)]
     const hash = Transaction.from(first).hash
     const reply = (await node.handle([
       { jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: [first] },
