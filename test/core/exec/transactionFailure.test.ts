@@ -5,8 +5,8 @@
  * reverts with each kind of revert data, runs out of gas, or halts.
  */
 import { afterEach, describe, expect, test } from 'vitest'
-import type { Node } from '../../src/core/node.ts'
-import { DEV, rpc, startNode } from '../support/chain.ts'
+import type { Node } from '../../../src/core/node.ts'
+import { DEV, rpc, startNode } from '../../support/chain.ts'
 
 let node: Node | undefined
 afterEach(async () => {
