@@ -4,15 +4,11 @@
  * node (`npx hardhat node`, EDR 0.3.8) for the same transactions: deployments whose initcode
  * reverts with each kind of revert data, runs out of gas, or halts.
  */
-import { afterEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import type { Node } from '../../../src/core/node.ts'
 import { DEV, rpc, startNode } from '../../support/chain.ts'
 
 let node: Node | undefined
-afterEach(async () => {
-  await node?.close()
-  node = undefined
-})
 
 const word = (n: number | bigint) => n.toString(16).padStart(64, '0')
 /** Initcode that reverts with `data`: CODECOPY it from behind a 12-byte prefix, then REVERT. */
