@@ -3,8 +3,8 @@ import { playwright } from '@vitest/browser-playwright'
 import { configDefaults, defineConfig } from 'vitest/config'
 import pagenode from './src/vite/plugin.ts'
 import { buildServiceWorkerScript } from './scripts/build/serviceWorkerScript.ts'
-import { stopServiceWorkers } from './test/browser/support/commands.ts'
-import { staleServiceWorker } from './test/browser/support/staleServiceWorker.ts'
+import { stopServiceWorkers } from './test/support/browser/commands.ts'
+import { staleServiceWorker } from './test/support/browser/staleServiceWorker.ts'
 import { browserDeps } from './vite.config.ts'
 import { chromiumArgs, chromiumPath } from './scripts/chromium.ts'
 
@@ -28,8 +28,9 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'node',
+          // Every test beside its module (test/README.md), but those that run in Chromium.
           include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, 'test/browser/**', 'test/consumers/**'],
+          exclude: [...configDefaults.exclude, '**/*.browser.test.ts', 'test/consumers/**'],
           // EVM work (block building, solc) is slow on a 2-core machine.
           testTimeout: 30_000,
           hookTimeout: 30_000,
@@ -51,7 +52,8 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'browser',
-          include: ['test/browser/**/*.test.ts'],
+          // Beside their modules too, marked by name: *.browser.test.ts.
+          include: ['test/**/*.browser.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 30_000,
           browser: {

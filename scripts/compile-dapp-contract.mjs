@@ -3,7 +3,7 @@
 // settings) and writes demo/dapp/faucetToken.artifact.ts, which the example dApp imports, so the
 // page never ships or runs a compiler. Run after editing the source:
 //   node scripts/compile-dapp-contract.mjs
-// test/demo/dappArtifact.test.ts recompiles and fails if the artifact drifts from the source.
+// test/demo/dapp/faucetToken.artifact.test.ts recompiles and fails if the artifact drifts from the source.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'

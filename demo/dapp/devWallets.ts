@@ -2,7 +2,7 @@
  * The wallets this dApp signs with, in the page: the first dev accounts of the `test test … test
  * junk` mnemonic (m/44'/60'/0'/0/i), which the node funds at genesis. Their keys are public: they
  * are for a dev chain only. Listed as keys rather than derived, so the page does not run PBKDF2
- * and BIP-32 on load (test/demo/dappWallets.test.ts checks them against the mnemonic).
+ * and BIP-32 on load (test/demo/dapp/devWallets.test.ts checks them against the mnemonic).
  */
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
 

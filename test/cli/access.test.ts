@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { chromiumArgs, chromiumPath } from '../../scripts/chromium.ts'
 import { serveStatic } from '../consumers/support/staticServer.ts'
 import { DEV } from '../support/chain.ts'
-import { call, post, startCli, type CliProcess } from './cli.ts'
+import { call, post, startCli, type CliProcess } from '../support/cli.ts'
 
 const BALANCE = { jsonrpc: '2.0', id: 1, method: 'eth_getBalance', params: [DEV[2].address, 'latest'] }
 const SET_BALANCE = { jsonrpc: '2.0', id: 2, method: 'anvil_setBalance', params: [DEV[2].address, '0x1'] }

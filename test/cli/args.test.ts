@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { parseCliArgs, UsageError, type CliOptions } from '../../src/cli/args.ts'
-import { expectNoStackTrace, runCli } from './cli.ts'
+import { expectNoStackTrace, runCli } from '../support/cli.ts'
 
 function options(argv: string[]): CliOptions {
   const command = parseCliArgs(argv)

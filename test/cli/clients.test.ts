@@ -4,10 +4,9 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { zksyncInMemoryNode } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { Provider as ZksyncProvider } from 'zksync-ethers'
-import { artifacts, DEV } from '../support/chain.ts'
-import { startCli, type CliProcess } from './cli.ts'
+import { artifacts, DEV, GAS_PRICE } from '../support/chain.ts'
+import { startCli, type CliProcess } from '../support/cli.ts'
 
-const GAS_PRICE = 45_250_000n
 
 // One server for the file. Each test sends from its own dev account, so no test depends on the
 // nonces or blocks of another.

@@ -1,7 +1,7 @@
 /** `--disable-code-size-limit` and `--code-size-limit`: a large contract deploys over HTTP, as on anvil. */
 import { expect, test } from 'vitest'
 import { DEV } from '../support/chain.ts'
-import { call, startCli } from './cli.ts'
+import { call, startCli } from '../support/cli.ts'
 
 /** Initcode that deploys `size` zero bytes: PUSH3 size, PUSH1 0, RETURN. */
 const deploying = (size: number) => `0x62${size.toString(16).padStart(6, '0')}6000f3`

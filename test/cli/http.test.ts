@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { post, startCli, type CliProcess } from './cli.ts'
+import { post, startCli, type CliProcess } from '../support/cli.ts'
 
 const LIMIT = 5 * 1024 * 1024
 const TOO_LARGE = { jsonrpc: '2.0', id: null, error: { code: -32600, message: `request too large: the limit is ${LIMIT} bytes` } }

@@ -3,7 +3,7 @@
  * prebuilt files, tested from the tarball in test/consumers/.
  */
 import { expect, test } from 'vitest'
-import { runCli } from './cli.ts'
+import { runCli } from '../support/cli.ts'
 
 test('without a folder it says what it expects and exits 2', async () => {
   const exit = await runCli(['init'])

@@ -10,7 +10,7 @@ import { describe, expect, test } from 'vitest'
 import { FileStore } from '../../src/cli/stateFile/fileStore.ts'
 import { createNode, MemoryStore } from '../../src/core/index.ts'
 import { DEV } from '../support/chain.ts'
-import { expectNoStackTrace, post, startCli, tempDir } from './cli.ts'
+import { expectNoStackTrace, post, startCli, tempDir } from '../support/cli.ts'
 
 /** A state file for chain 260 whose trie nodes, except the genesis state root's, cannot be decoded. */
 async function damagedStateFile(): Promise<string> {

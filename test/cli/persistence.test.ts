@@ -5,7 +5,7 @@ import { JsonRpcProvider, Network, parseEther, Wallet } from 'ethers'
 import { describe, expect, test } from 'vitest'
 import { scanStateFile } from '../../src/cli/stateFile/format.ts'
 import { DEV } from '../support/chain.ts'
-import { call, startCli, tempDir } from './cli.ts'
+import { call, startCli, tempDir } from '../support/cli.ts'
 
 /** A transfer from dev account 0 through an ethers Wallet over HTTP, mined (automine). */
 async function transfer(url: string, value: bigint) {

@@ -6,7 +6,7 @@ import { createNode } from '../../src/core/node.ts'
 import { FILE_HEADER_BYTES } from '../../src/cli/stateFile/format.ts'
 import { FileStore } from '../../src/cli/stateFile/fileStore.ts'
 import { DEV } from '../support/chain.ts'
-import { call, expectNoStackTrace, runCli, startCli, tempDir } from './cli.ts'
+import { call, expectNoStackTrace, runCli, startCli, tempDir } from '../support/cli.ts'
 
 describe('startup', () => {
   test('prints the URL, the chain, each account with its balance and private key, like anvil', async () => {

@@ -1,7 +1,7 @@
 /** `--throw-on-transaction-failures`: over HTTP, a failing send is Hardhat's error, its transaction mined. */
 import { expect, test } from 'vitest'
 import { DEV } from '../support/chain.ts'
-import { call, post, startCli } from './cli.ts'
+import { call, post, startCli } from '../support/cli.ts'
 
 test('a reverting deployment answers Hardhat\'s error with the hash of the mined transaction', async () => {
   const cli = await startCli(['--throw-on-transaction-failures'])

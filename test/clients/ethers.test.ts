@@ -15,10 +15,9 @@ import {
 } from 'ethers'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 import type { Node } from '../../src/core/node.ts'
-import { artifacts, DEV, startNode } from '../support/chain.ts'
-import { recordingProvider } from './recorder.ts'
+import { artifacts, DEV, GAS_PRICE, startNode } from '../support/chain.ts'
+import { recordingProvider } from '../support/recorder.ts'
 
-const GAS_PRICE = 45_250_000n
 const TEN_THOUSAND_ETH = parseEther('10000')
 const SUPPLY = parseEther('1000000')
 const OTHER = '0x000000000000000000000000000000000000dEaD'
@@ -38,9 +37,8 @@ beforeEach(async () => {
   wallets = DEV.map((account) => new Wallet(account.key, provider))
 })
 
-afterEach(async () => {
+afterEach(() => {
   provider.destroy()
-  await node.close()
 })
 
 async function deployToken() {

@@ -17,12 +17,11 @@ import {
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { zksyncInMemoryNode } from 'viem/chains'
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
+import { beforeEach, describe, expect, test, vi } from 'vitest'
 import type { Node } from '../../src/core/node.ts'
-import { artifacts, DEV, startNode } from '../support/chain.ts'
-import { recordingProvider } from './recorder.ts'
+import { artifacts, DEV, GAS_PRICE, startNode } from '../support/chain.ts'
+import { recordingProvider } from '../support/recorder.ts'
 
-const GAS_PRICE = 45_250_000n
 const TEN_THOUSAND_ETH = parseEther('10000')
 const SUPPLY = parseEther('1000000')
 const OTHER = '0x000000000000000000000000000000000000dead'
@@ -53,7 +52,6 @@ beforeEach(async () => {
   recorder = recordingProvider(node)
 })
 
-afterEach(() => node.close())
 
 /**
  * Methods the node did not serve. viem first tries geth's eth_fillTransaction to prepare a

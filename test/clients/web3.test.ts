@@ -1,11 +1,10 @@
 import { Transaction as EthersTransaction } from 'ethers'
-import { afterEach, beforeEach, describe, expect, test } from 'vitest'
+import { beforeEach, describe, expect, test } from 'vitest'
 import { Web3, type ContractAbi, type Numbers } from 'web3'
 import type { Node } from '../../src/core/node.ts'
-import { artifacts, DEV, startNode } from '../support/chain.ts'
-import { recordingProvider } from './recorder.ts'
+import { artifacts, DEV, GAS_PRICE, startNode } from '../support/chain.ts'
+import { recordingProvider } from '../support/recorder.ts'
 
-const GAS_PRICE = 45_250_000n
 const ETHER = 10n ** 18n
 const TEN_THOUSAND_ETH = 10_000n * ETHER
 const SUPPLY = 1_000_000n * ETHER
@@ -29,7 +28,6 @@ beforeEach(async () => {
   for (const { key } of DEV) web3.eth.accounts.wallet.add(key)
 })
 
-afterEach(() => node.close())
 
 async function deployToken() {
   const contract = new web3.eth.Contract(abi)

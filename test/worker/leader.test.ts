@@ -1,13 +1,12 @@
 /**
  * The leader's side of a leader change, in Node.js (a memory chain: no Web Locks, no IndexedDB,
  * no channel): a raw transaction re-sent after an earlier leader may have run it. The browser
- * suite runs the same in Chromium (test/browser/leader.test.ts) and across tabs (tabs.test.ts).
+ * suite runs the same in Chromium (leader.browser.test.ts) and across tabs (tabs.browser.test.ts).
  */
-import { Wallet } from 'ethers'
 import { afterEach, expect, test, vi } from 'vitest'
 import { Subscriptions } from '../../src/core/rpc/subscriptions.ts'
 import { Leader } from '../../src/worker/leader.ts'
-import { DEV } from '../support/chain.ts'
+import { signTransfer } from '../support/rawTx.ts'
 
 const leaders: Leader[] = []
 afterEach(async () => {
@@ -21,27 +20,15 @@ function memoryLeader(): Leader {
   return leader
 }
 
-const transfer = (nonce: number, value = 1n) =>
-  new Wallet(DEV[0].key).signTransaction({
-    type: 2,
-    chainId: 260,
-    nonce,
-    to: DEV[1].address,
-    value,
-    gasLimit: 21_000n,
-    maxFeePerGas: 45_250_000n,
-    maxPriorityFeePerGas: 0n,
-  })
-
 test('a retried eth_sendRawTransaction the node already knows counts as sent (its hash); a first one is "already known"', async () => {
   const leader = memoryLeader()
-  const raw = await transfer(0)
+  const raw = await signTransfer(0)
   const sent = await leader.call('eth_sendRawTransaction', [raw], 'page')
   expect(sent).toEqual({ ok: true, result: expect.stringMatching(/^0x[0-9a-f]{64}$/) })
   expect(await leader.call('eth_sendRawTransaction', [raw], 'page', true)).toEqual(sent)
   expect(await leader.call('eth_sendRawTransaction', [raw], 'page')).toEqual({ ok: false, error: { code: -32000, message: 'already known' } })
   // Other failures of a retried call stay failures, and "already known" counts only for a send.
-  const stale = await leader.call('eth_sendRawTransaction', [await transfer(0, 2n)], 'page', true)
+  const stale = await leader.call('eth_sendRawTransaction', [await signTransfer(0, 2n)], 'page', true)
   expect(stale).toMatchObject({ ok: false, error: { code: -32000, message: expect.stringContaining('nonce too low') } })
 })
 

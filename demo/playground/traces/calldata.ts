@@ -3,6 +3,7 @@
  * bytes of arguments follow, and the raw hex folded away (init code can be kilobytes).
  */
 import { h } from '../ui/dom.ts'
+import './calldata.css'
 
 /** The function selector of call data, when it has one. */
 export const selectorOf = (input: string): string | undefined => (input.length >= 10 ? input.slice(0, 10).toLowerCase() : undefined)

@@ -9,8 +9,8 @@ import { createEVM } from '@ethereumjs/evm'
  *
  * Neither package promises these internals, so each patch first checks that what it patches is
  * there with the shape it expects. If not, it leaves the engine as ethereumjs made it (slower,
- * with the same results) and says so once, with console.warn. test/exec/engine-patches.test.ts
- * fails when a patch stops applying.
+ * with the same results) and says so once, with console.warn.
+ * test/core/exec/enginePatches.test.ts fails when a patch stops applying.
  *
  * Subclasses that override protected members (exec/sandboxState.ts) are not patches: they change
  * only the objects pagenode makes from them.

@@ -8,7 +8,7 @@ export const L1_MESSAGE_SENT_TOPIC: PrefixedHexString = '0x3a36e47291f4201faf137
 
 /**
  * Runtime bytecode of L1Messenger.sol (next to this file) compiled by the pinned solc with the
- * fixtures' settings (optimizer 200 runs, cancun); test/rollup/l1-messenger.test.ts recompiles
+ * fixtures' settings (optimizer 200 runs, cancun); test/core/rollup/l1Messenger.test.ts recompiles
  * the source and fails when this drifts. It is EVM code installed at genesis, so messages, gas,
  * events and traces all come out of ordinary execution.
  */

@@ -1,0 +1,274 @@
+/**
+ * Where a chain lives: one IndexedDB database per name, refused clearly when a newer pagenode
+ * wrote it; nothing at all in IndexedDB for `persist: false`.
+ */
+import { deleteDB, openDB } from 'idb'
+import { expect, test } from 'vitest'
+import { startNode } from '../../../src/client/index.ts'
+import { SCHEMA_VERSION } from '../../../src/core/index.ts'
+import { RLP } from '@ethereumjs/rlp'
+import { IndexedDbStore } from '../../../src/core/store/indexedDbStore.ts'
+import { packZeros, unpackNodes } from '../../../src/core/store/packing.ts'
+import { encodeSegment, readSegment, type StoredSegment } from '../../../src/core/store/segments.ts'
+import { DEV, start, transfer, uniqueName } from '../../support/browser/nodes.ts'
+
+const databaseNames = async () => (await indexedDB.databases()).map((db) => db.name)
+
+test('a stopped node’s chain is found by a new node on the same name, block for block', async () => {
+  const name = uniqueName('persisted')
+  const first = await start({ name })
+  await transfer(first, 0, DEV[3].address, 7n)
+  const block = await first.provider.request({ method: 'eth_getBlockByNumber', params: ['latest', true] })
+  await first.stop()
+  expect(await databaseNames()).toContain(name)
+
+  const second = await start({ name })
+  expect(await second.provider.request({ method: 'eth_getBlockByNumber', params: ['latest', true] })).toEqual(block)
+  expect(await second.provider.request({ method: 'eth_getBalance', params: [DEV[3].address, 'latest'] })).toBe('0x21e19e0c9bab2400007')
+})
+
+test('persist: false keeps nothing in IndexedDB, and a new node starts again at block 0', async () => {
+  const name = uniqueName('memory')
+  const first = await start({ name, persist: false })
+  await transfer(first)
+  expect(await first.provider.request({ method: 'eth_blockNumber' })).toBe('0x1')
+  expect(await databaseNames()).not.toContain(name)
+  await first.stop()
+
+  const second = await start({ name, persist: false })
+  expect(await second.provider.request({ method: 'eth_blockNumber' })).toBe('0x0')
+  expect(await databaseNames()).not.toContain(name)
+})
+
+test('two memory nodes with the same name are two chains, each its own leader', async () => {
+  const name = uniqueName('memory-twins')
+  const [a, b] = [await start({ name, persist: false }), await start({ name, persist: false })]
+  expect([a.role, b.role]).toEqual(['leader', 'leader'])
+  await transfer(a)
+  expect(await a.provider.request({ method: 'eth_blockNumber' })).toBe('0x1')
+  expect(await b.provider.request({ method: 'eth_blockNumber' })).toBe('0x0')
+})
+
+test('two names are two independent chains', async () => {
+  const [a, b] = [await start({ name: uniqueName('left') }), await start({ name: uniqueName('right') })]
+  expect([a.role, b.role]).toEqual(['leader', 'leader'])
+  await transfer(a, 0, DEV[3].address, 5n)
+  await transfer(a, 0, DEV[3].address, 5n)
+  await transfer(b, 1, DEV[3].address, 7n)
+  expect(await a.provider.request({ method: 'eth_blockNumber' })).toBe('0x2')
+  expect(await b.provider.request({ method: 'eth_blockNumber' })).toBe('0x1')
+  const balance = (node: typeof a) => node.provider.request({ method: 'eth_getBalance', params: [DEV[3].address, 'latest'] })
+  expect(BigInt((await balance(a)) as string) - BigInt((await balance(b)) as string)).toBe(3n)
+})
+
+test('a chain id other than the stored chain’s is refused clearly', async () => {
+  const name = uniqueName('chain-id')
+  const first = await start({ name })
+  await first.stop()
+  await expect(startNode({ name, chainId: 300, serviceWorker: false })).rejects.toThrow(/chain id 260, not 300/)
+})
+
+test('a database whose record says a newer schema is refused with a clear error, and left as it was', async () => {
+  const name = uniqueName('newer-schema')
+  const first = await start({ name })
+  await transfer(first)
+  await first.stop()
+
+  const db = await openDB(name)
+  const meta = await db.get('meta', 'chain')
+  await db.put('meta', { ...meta, schemaVersion: SCHEMA_VERSION + 1 }, 'chain')
+  db.close()
+
+  await expect(startNode({ name, serviceWorker: false })).rejects.toThrow(`written by a newer pagenode (schema ${SCHEMA_VERSION + 1}`)
+  const after = await openDB(name)
+  expect(await after.get('meta', 'chain')).toMatchObject({ schemaVersion: SCHEMA_VERSION + 1, headNumber: 1n })
+  expect(await after.count('blocks')).toBe(2)
+  after.close()
+})
+
+test('a database with a newer IndexedDB layout is refused with a clear error', async () => {
+  const name = uniqueName('newer-layout')
+  const first = await start({ name })
+  await first.stop()
+  const current = await openDB(name)
+  const version = current.version
+  current.close()
+  const db = await openDB(name, version + 1, { upgrade: (database) => void database.createObjectStore('from-the-future') })
+  db.close()
+
+  await expect(startNode({ name, serviceWorker: false })).rejects.toThrow(/written by a newer pagenode/)
+  const after = await openDB(name)
+  expect(after.version).toBe(version + 1)
+  after.close()
+})
+
+test('a node that could not start leaves nothing behind: the name can be started again once fixed', async () => {
+  const name = uniqueName('retry')
+  const first = await start({ name })
+  await first.stop()
+  await expect(startNode({ name, chainId: 300, serviceWorker: false })).rejects.toThrow()
+  const again = await start({ name })
+  expect(again.role).toBe('leader')
+  expect(await again.provider.request({ method: 'eth_chainId' })).toBe('0x104')
+})
+
+test('only the store opened last may write: a replaced leader’s commit is refused, not merged', async () => {
+  const name = uniqueName('lease')
+  const node = await start({ name })
+  await transfer(node)
+  await node.stop()
+
+  const replaced = await IndexedDbStore.open(name)
+  const { meta } = (await replaced.load())!
+  const replacing = await IndexedDbStore.open(name)
+  try {
+    await expect(replaced.commit({ meta: { ...meta, headNumber: 7n }, nodes: new Map([['k', new Uint8Array([1])]]), blocks: [] })).rejects.toThrow(
+      'another tab took this chain over',
+    )
+    expect((await replacing.load())!.meta.headNumber).toBe(1n)
+    await expect(replaced.wipe()).rejects.toThrow('another tab took this chain over')
+    expect(await replacing.load()).toBeDefined()
+    await replacing.commit({ meta, nodes: new Map(), blocks: [] })
+  } finally {
+    await replaced.close()
+    await replacing.close()
+  }
+  const again = await start({ name })
+  expect(await again.provider.request({ method: 'eth_blockNumber' })).toBe('0x1')
+})
+
+test('a long chain’s per-commit records are merged into segments, and the chain read back from them is the same', async () => {
+  const name = uniqueName('segments')
+  const first = await start({ name })
+  await transfer(first, 0, DEV[3].address, 9n)
+  await first.provider.request({ method: 'anvil_mine', params: ['0x258'] }) // 600 blocks: past the merge threshold
+  await transfer(first, 1, DEV[3].address, 4n)
+  const ask = (node: typeof first) =>
+    Promise.all([
+      node.provider.request({ method: 'eth_getBlockByNumber', params: ['0x1', true] }),
+      node.provider.request({ method: 'eth_getBlockByNumber', params: ['0x12c', false] }),
+      node.provider.request({ method: 'eth_getBlockByNumber', params: ['latest', true] }),
+      node.provider.request({ method: 'eth_getBalance', params: [DEV[3].address, '0x1'] }),
+      node.provider.request({ method: 'eth_getBalance', params: [DEV[3].address, 'latest'] }),
+    ])
+  const before = await ask(first)
+  await first.stop()
+
+  const db = await openDB(name)
+  expect(await db.count('segments')).toBeGreaterThan(0)
+  expect(await db.count('blocks')).toBeLessThan(600)
+  // Blocks and trie nodes in segments of their own: the nodes under string keys, read after start.
+  expect((await db.getAllKeys('segments')).some((key) => typeof key === 'string')).toBe(true)
+  // Layout 4: node segments deflated, each with a filter of its keys; block segments raw.
+  const stored = await db.getAll('segments')
+  expect(stored.every((segment) => 'deflated' in segment || 'filter' in segment || 'raw' in segment)).toBe(true)
+  expect(stored.some((segment) => 'deflated' in segment) && stored.some((segment) => 'raw' in segment)).toBe(true)
+  db.close()
+  const second = await start({ name })
+  expect(await ask(second)).toEqual(before)
+  expect(await second.provider.request({ method: 'eth_blockNumber' })).toBe('0x25a')
+})
+
+/** A chain of 600 blocks a round (a transfer to DEV[3] each), merged into segments, and what it answers. */
+async function mergedChain(name: string, rounds = 1) {
+  const node = await start({ name })
+  await transfer(node, 0, DEV[3].address, 9n)
+  for (let round = 1; round <= rounds; round++) {
+    await node.provider.request({ method: 'anvil_mine', params: ['0x258'] })
+    await transfer(node, round, DEV[3].address, 4n)
+  }
+  const ask = (of: typeof node) =>
+    Promise.all([
+      of.provider.request({ method: 'eth_getBlockByNumber', params: ['0x1', false] }),
+      of.provider.request({ method: 'eth_getBlockByNumber', params: ['0x12c', false] }),
+      of.provider.request({ method: 'eth_getBalance', params: [DEV[3].address, '0x1'] }),
+      of.provider.request({ method: 'eth_getBalance', params: [DEV[3].address, 'latest'] }),
+      of.provider.request({ method: 'eth_blockNumber' }),
+    ])
+  const answers = await ask(node)
+  await node.stop()
+  return { answers, ask }
+}
+
+test('a chain stored by the previous layout (3: segments as they are, records zero-packed) is opened and read the same', async () => {
+  const source = uniqueName('layout4')
+  const { answers, ask } = await mergedChain(source)
+  // The same records, as layout 3 wrote them, in a database of version 3.
+  const name = uniqueName('layout3')
+  const from = await openDB(source)
+  const old = await openDB(name, 3, {
+    upgrade(database) {
+      for (const store of ['nodes', 'blocks', 'meta']) database.createObjectStore(store)
+      database.createObjectStore('nodeBatches', { autoIncrement: true })
+      database.createObjectStore('segments', { autoIncrement: true })
+    },
+  })
+  for (const store of ['meta', 'nodes', 'blocks', 'nodeBatches'] as const) {
+    const keys = await from.getAllKeys(store)
+    const values = await from.getAll(store)
+    for (const [i, key] of keys.entries()) await old.put(store, values[i], key)
+  }
+  const segmentKeys = await from.getAllKeys('segments')
+  const segments = (await from.getAll('segments')) as StoredSegment[]
+  for (const [i, key] of segmentKeys.entries()) {
+    if (typeof key === 'string' && key.startsWith('f')) continue // layout 3 had no filters
+    const { blocks, nodes } = await readSegment(segments[i])
+    await old.put('segments', encodeSegment(blocks.map((block) => ({ ...block, record: packZeros(block.record) })), [nodes]), key)
+  }
+  from.close()
+  old.close()
+
+  const reopened = await start({ name })
+  expect(await ask(reopened)).toEqual(answers)
+})
+
+test('a block stored again while a merge deflates is kept: the merge leaves the records for later', async () => {
+  const name = uniqueName('merge-race')
+  const store = await IndexedDbStore.open(name)
+  // Block records as the store sees them: opaque but for the header (the first item) it hashes.
+  const record = (number: number, version: number) => RLP.encode([RLP.encode([number, version]), version])
+  const meta = { schemaVersion: SCHEMA_VERSION, chainId: 260, genesisHash: '0x00', headNumber: 599n }
+  try {
+    await store.commit({ meta, nodes: new Map(), blocks: Array.from({ length: 600 }, (_, n) => ({ number: BigInt(n), bytes: record(n, 1) })) })
+    // That commit started a merge (600 records): it now reads them and deflates.
+    await store.commit({ meta, nodes: new Map(), blocks: [{ number: 5n, bytes: record(5, 2) }] })
+  } finally {
+    await store.close()
+  }
+  const reopened = await IndexedDbStore.open(name)
+  try {
+    const chain = (await reopened.load())!
+    expect(chain.blocks).toHaveLength(600)
+    expect(chain.blocks[5]).toEqual(record(5, 2))
+    expect(chain.blocks[6]).toEqual(record(6, 1))
+  } finally {
+    await reopened.close()
+    await deleteDB(name)
+  }
+})
+
+test('a reopened chain reads the node segment that holds a trie node it needs, not every segment', async () => {
+  const name = uniqueName('node-filters')
+  const { answers } = await mergedChain(name, 2)
+  const db = await openDB(name)
+  const keys = await db.getAllKeys('segments')
+  db.close()
+  const nodeSegments = keys.filter((key) => typeof key === 'string' && key.startsWith('n'))
+  expect(nodeSegments.length).toBeGreaterThanOrEqual(2)
+  expect(keys.filter((key) => typeof key === 'string' && key.startsWith('f'))).toHaveLength(nodeSegments.length)
+
+  const store = await IndexedDbStore.open(name)
+  try {
+    const chain = (await store.load())!
+    const block1 = answers[0] as { stateRoot: string }
+    const root = block1.stateRoot.slice(2)
+    const found = await chain.laterNodes!.read(root)
+    expect(found.map((segment) => segment.id)).toEqual([nodeSegments[0]])
+    expect(new Map(unpackNodes(found[0].nodes)).has(root)).toBe(true)
+  } finally {
+    await store.close()
+  }
+  // And the node finds it: the balance at block 1 is read from there.
+  const node = await start({ name })
+  expect(await node.provider.request({ method: 'eth_getBalance', params: [DEV[3].address, '0x1'] })).toBe(answers[2])
+})
