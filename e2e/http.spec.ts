@@ -228,7 +228,7 @@ test('a stale service worker script on the site is reported, saying what to do, 
   // The site serves a script from an older pagenode (another protocol number).
   await context.route('**/pagenode-sw.js?*', async (route) => {
     const script = await (await route.fetch()).text()
-    const stale = script.replace(/var HTTP_PROTOCOL = (\d+);/, (_, n: string) => `var HTTP_PROTOCOL = ${Number(n) - 1};`)
+    const stale = script.replace(/\bHTTP_PROTOCOL\s*=\s*(\d+)\b/, (_, n: string) => `HTTP_PROTOCOL=${Number(n) - 1}`)
     expect(stale).not.toBe(script)
     await route.fulfill({ body: stale, contentType: 'text/javascript' })
   })

@@ -42,7 +42,10 @@ export async function bundleClassicScript(entryPoint: string, { define, banner }
     platform: 'browser',
     target: 'es2022',
     write: false,
-    minify: false,
+    // Whitespace and syntax only: names stay, so the static file still reads in a debugger. Every
+    // page of a site downloads it (issue 9's target: ≤ 4 KB gzip; 5.1 KB unminified, 3.9 KB so).
+    minifyWhitespace: true,
+    minifySyntax: true,
     legalComments: 'none',
     define,
     banner: { js: banner },

@@ -17,7 +17,7 @@ export function staleServiceWorker(): Plugin {
       server.middlewares.use((request, response, next) => {
         if ((request.url ?? '').split('?')[0] !== STALE_SCRIPT) return next()
         buildServiceWorkerScript().then((script) => {
-          const stale = script.replace(`var HTTP_PROTOCOL = ${HTTP_PROTOCOL};`, `var HTTP_PROTOCOL = ${STALE_PROTOCOL};`)
+          const stale = script.replace(new RegExp(`\\bHTTP_PROTOCOL\\s*=\\s*${HTTP_PROTOCOL}\\b`), `HTTP_PROTOCOL=${STALE_PROTOCOL}`)
           if (stale === script) return next(new Error('the built script no longer declares HTTP_PROTOCOL as expected'))
           response.setHeader('content-type', 'text/javascript')
           response.setHeader('cache-control', 'no-cache')
