@@ -26,7 +26,7 @@ export function buildServiceWorkerScript(): Promise<string> {
   const version = pagenodeVersion()
   return bundleClassicScript(entry, {
     define: { __PAGENODE_VERSION__: JSON.stringify(version) },
-    banner: `// pagenode service worker ${version}, protocol ${HTTP_PROTOCOL}. Generated from pagenode's src/sw/: do not edit;\n// pagenode/vite serves and emits it, \`npx pagenode init <public dir>\` copies it.`,
+    banner: `// pagenode service worker ${version}, protocol ${HTTP_PROTOCOL}. Generated: do not edit (npx pagenode init copies it).`,
   })
 }
 
