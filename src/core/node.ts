@@ -21,7 +21,7 @@ import { bytesToHex } from './hexText.ts'
 import { resolveConfig, type NodeConfig, type ResolvedConfig } from './config.ts'
 import { executionBlock, minedBlockContext } from './exec/blockProducer.ts'
 import { createChainCommon } from './exec/chainCommon.ts'
-import { loadFastCrypto } from './exec/fastCrypto.ts'
+import { fastCryptoSettled, loadFastCrypto } from './exec/fastCrypto.ts'
 import { createGenesis } from './exec/genesis.ts'
 import type { SignedTransaction } from './exec/rawTransaction.ts'
 import { StateMachine, type Sandbox } from './exec/stateMachine.ts'
@@ -239,9 +239,9 @@ export class Node {
   async submit(signed: SignedTransaction): Promise<PrefixedHexString> {
     // The WebAssembly crypto finishes loading only when the event loop turns: a caller awaiting
     // in-memory requests back to back never lets it, and would run every transaction on the
-    // pure-JS crypto (×3 slower). The first transaction waits for it; then this is a resolved
-    // promise. (It never rejects: where WebAssembly is refused, the JS crypto stays.)
-    await loadFastCrypto()
+    // pure-JS crypto (×3 slower). The first transaction waits for it, later ones do not await
+    // at all. (It never rejects: where WebAssembly is refused, the JS crypto stays.)
+    if (!fastCryptoSettled()) await loadFastCrypto()
     await this.admit(signed)
     this.pool.add(signed, this.config.now())
     this.filters.pendingTransactionAdded(signed.hash)

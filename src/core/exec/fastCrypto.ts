@@ -97,9 +97,15 @@ function recover(msgHash: Uint8Array, v: bigint, r: Uint8Array, s: Uint8Array, c
  * need not wait: the functions above work meanwhile. Benchmarks wait, to time the steady state.
  */
 export function loadFastCrypto(): Promise<void> {
-  loading ??= Promise.all([loadKeccak(), loadRecover()]).then(() => undefined)
+  loading ??= Promise.all([loadKeccak(), loadRecover()]).then(() => {
+    loaded = true
+  })
   return loading
 }
+
+/** Whether loadFastCrypto has settled (each module ready, or refused): no need to wait on it. */
+let loaded = false
+export const fastCryptoSettled = (): boolean => loaded
 
 /** Which implementations answer now (for benchmarks and tests). */
 export function fastCryptoStatus(): { keccak256: 'wasm' | 'js'; ecrecover: 'wasm' | 'js' } {

@@ -23,22 +23,27 @@ const PANIC_REASONS: Record<string, string> = {
  * meaning; custom errors and bare reverts give undefined (their raw bytes stay in `data`).
  */
 export function decodeRevertReason(data: Uint8Array): string | undefined {
-  if (data.length < 4) return undefined
-  const selector = bytesToHex(data.subarray(0, 4))
+  const message = errorStringOf(data)
+  if (message !== undefined) return message
+  const code = panicCodeOf(data)
+  return code === undefined ? undefined : (PANIC_REASONS[code.toString()] ?? `unknown panic code: 0x${code.toString(16)}`)
+}
+
+/** The message of Error(string) revert data; undefined for anything else or a malformed one. */
+export function errorStringOf(data: Uint8Array): string | undefined {
+  if (data.length < 4 + 64 || bytesToHex(data.subarray(0, 4)) !== ERROR_SELECTOR) return undefined
   try {
-    if (selector === ERROR_SELECTOR && data.length >= 4 + 64) {
-      const offset = Number(bytesToBigInt(data.subarray(4, 36)))
-      const start = 4 + offset
-      const length = Number(bytesToBigInt(data.subarray(start, start + 32)))
-      if (start + 32 + length > data.length) return undefined
-      return bytesToUtf8(data.subarray(start + 32, start + 32 + length))
-    }
-    if (selector === PANIC_SELECTOR && data.length === 4 + 32) {
-      const code = bytesToBigInt(data.subarray(4))
-      return PANIC_REASONS[code.toString()] ?? `unknown panic code: 0x${code.toString(16)}`
-    }
+    const start = 4 + Number(bytesToBigInt(data.subarray(4, 36)))
+    const length = Number(bytesToBigInt(data.subarray(start, start + 32)))
+    if (start + 32 + length > data.length) return undefined
+    return bytesToUtf8(data.subarray(start + 32, start + 32 + length))
   } catch {
     return undefined
   }
-  return undefined
+}
+
+/** The code of Panic(uint256) revert data; undefined for anything else. */
+export function panicCodeOf(data: Uint8Array): bigint | undefined {
+  if (data.length !== 4 + 32 || bytesToHex(data.subarray(0, 4)) !== PANIC_SELECTOR) return undefined
+  return bytesToBigInt(data.subarray(4))
 }

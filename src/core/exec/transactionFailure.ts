@@ -6,8 +6,8 @@
  * custom error, an exceptional halt, running out of gas.
  */
 import { EVMError } from '@ethereumjs/evm'
-import { bytesToBigInt, bytesToUtf8 } from '@ethereumjs/util'
 import { bytesToHex } from '../hexText.ts'
+import { errorStringOf, panicCodeOf } from './revertReason.ts'
 
 /** What the EVM left of a failed execution. */
 export interface ExecutionFailure {
@@ -40,18 +40,10 @@ export function describeFailure({ returnValue, error }: ExecutionFailure): { mes
 }
 
 function describeRevert(data: Uint8Array): string {
-  const selector = bytesToHex(data.subarray(0, 4))
-  if (selector === '0x08c379a0' && data.length >= 4 + 64) {
-    try {
-      const start = 4 + Number(bytesToBigInt(data.subarray(4, 36)))
-      const length = Number(bytesToBigInt(data.subarray(start, start + 32)))
-      if (start + 32 + length <= data.length) return `reverted with reason string '${bytesToUtf8(data.subarray(start + 32, start + 32 + length))}'`
-    } catch {
-      // Not a well-formed Error(string): an unrecognized error below.
-    }
-  }
-  if (selector === '0x4e487b71' && data.length === 4 + 32) {
-    const code = bytesToBigInt(data.subarray(4))
+  const message = errorStringOf(data)
+  if (message !== undefined) return `reverted with reason string '${message}'`
+  const code = panicCodeOf(data)
+  if (code !== undefined) {
     const meaning = PANICS[code.toString()]
     return meaning ? `reverted with panic code 0x${code.toString(16)} (${meaning})` : `reverted with unknown panic code 0x${code.toString(16)}`
   }
