@@ -52,6 +52,11 @@ contract Vault {
         emit CounterSet(value);
     }
 
+    function fail() external {
+        counter += 1;
+        revert();
+    }
+
     function divide(uint256 a, uint256 b) external pure returns (uint256) {
         return a / b;
     }
