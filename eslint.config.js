@@ -20,6 +20,9 @@ export default defineConfig(
       // The Chromium bench site's build (bench/browser.ts).
       'bench/.build/',
       '**/.vite/',
+      // What Hardhat builds from the fixture (test/cli/hardhat.test.ts).
+      'test/cli/hardhat-project/artifacts/',
+      'test/cli/hardhat-project/cache/',
       // Throwaway experiments, never shipped.
       '.scratch/',
       // Build outputs copied into the site root (e.g. the service worker script).
@@ -58,5 +61,11 @@ export default defineConfig(
   {
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     languageOptions: { globals: globals.node },
+  },
+  {
+    // The Hardhat project fixture: CommonJS, as Hardhat 2 projects are, with mocha's globals.
+    files: ['test/cli/hardhat-project/**/*.js'],
+    languageOptions: { sourceType: 'commonjs', globals: { ...globals.node, ...globals.mocha } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 )

@@ -206,7 +206,8 @@ export class Node {
   /**
    * The block a call "at" `block` runs in (eth_call, estimates, debug_traceCall), on its state:
    * that block's own context (number, timestamp, coinbase, base fee), as geth and Hardhat run it;
-   * with `pending`, the next block's (the head's number + 1, the clock's time, the next coinbase).
+   * with `pending`, the next block's (the head's number + 1, the clock's time, the next coinbase
+   * and PREVRANDAO).
    */
   callContext(block: BlockRecord, pending = false) {
     if (!pending) return minedBlockContext(this.common, block.header)
@@ -216,6 +217,7 @@ export class Node {
       coinbase: this.params.coinbase,
       gasLimit: this.params.gasLimit,
       baseFeePerGas: this.params.baseFee(),
+      prevRandao: this.params.nextPrevRandao,
     })
   }
 

@@ -194,6 +194,7 @@ export class Miner {
         coinbase: params.coinbase,
         gasLimit: params.gasLimit,
         baseFeePerGas: params.baseFee(),
+        prevRandao: params.nextPrevRandao,
       },
       entries,
     )

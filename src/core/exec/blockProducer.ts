@@ -16,6 +16,8 @@ export interface BlockTemplate {
   coinbase: Address
   gasLimit: bigint
   baseFeePerGas: bigint
+  /** PREVRANDAO when set for this block (hardhat_setPrevRandao); else the hash of the parent's. */
+  prevRandao?: Uint8Array
 }
 
 export interface IncludedTransaction<T extends SignedTransaction = SignedTransaction> {
@@ -38,7 +40,7 @@ const EMPTY_REQUESTS_HASH = genRequestsRoot([], sha256)
 
 /** The context a transaction executes in: NUMBER, TIMESTAMP, BASEFEE, COINBASE, PREVRANDAO. */
 export function executionBlock(common: Common, template: BlockTemplate): Block {
-  const { parent, timestamp, coinbase, gasLimit, baseFeePerGas } = template
+  const { parent, timestamp, coinbase, gasLimit, baseFeePerGas, prevRandao } = template
   const last = lastContext
   if (
     last?.common === common &&
@@ -46,12 +48,13 @@ export function executionBlock(common: Common, template: BlockTemplate): Block {
     last.timestamp === timestamp &&
     last.gasLimit === gasLimit &&
     last.baseFeePerGas === baseFeePerGas &&
-    last.coinbase.equals(coinbase)
+    last.coinbase.equals(coinbase) &&
+    last.prevRandao === prevRandao
   ) {
     return last.block
   }
   const block = createBlock({ header: contextFields(template) }, { common })
-  lastContext = { common, parent, timestamp, coinbase, gasLimit, baseFeePerGas, block }
+  lastContext = { common, parent, timestamp, coinbase, gasLimit, baseFeePerGas, prevRandao, block }
   return block
 }
 
@@ -87,8 +90,8 @@ function contextFields(template: BlockTemplate): HeaderData {
     gasLimit: template.gasLimit,
     baseFeePerGas: template.baseFeePerGas,
     coinbase: template.coinbase,
-    // A deterministic, ever-changing PREVRANDAO: the hash of the parent's.
-    mixHash: keccak256(parent.mixHash),
+    // A deterministic, ever-changing PREVRANDAO: the hash of the parent's, unless one was set.
+    mixHash: template.prevRandao ?? keccak256(parent.mixHash),
     excessBlobGas: 0n,
     blobGasUsed: 0n,
     parentBeaconBlockRoot: ZERO_32,

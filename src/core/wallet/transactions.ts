@@ -99,11 +99,12 @@ const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0
 /**
  * eth_sendTransaction's sender rule: a dev account signs with its key; an impersonated sender
  * (anvil_impersonateAccount, anvil_autoImpersonateAccount) goes unsigned; anyone else is refused
- * with EIP-1193's 4100.
+ * with EIP-1193's 4100. Asked before the transaction is filled, as Hardhat and anvil do: a sender
+ * the node cannot send for is told so, not what estimating its transaction ran into (a revert).
  */
-export function authorize(node: Node, from: PrefixedHexString, data: TypedTxData): SignedTransaction {
-  if (node.accounts.some((a) => a.address.toString() === from)) return signWithDevKey(node, from, data)
-  if (node.impersonation.allows(from)) return unsignedFrom(node, from, data)
+export function authorize(node: Node, from: PrefixedHexString): (data: TypedTxData) => SignedTransaction {
+  if (node.accounts.some((a) => a.address.toString() === from)) return (data) => signWithDevKey(node, from, data)
+  if (node.impersonation.allows(from)) return (data) => unsignedFrom(node, from, data)
   throw new UnauthorizedError(
     `the node cannot send for ${from}: it holds keys for its dev accounts only (eth_accounts); impersonate it first (anvil_impersonateAccount)`,
   )

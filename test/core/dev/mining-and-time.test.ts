@@ -121,3 +121,30 @@ test('block timestamps strictly increase in every mining path, however many bloc
   // hardhat_mine's interval holds between its own blocks (blocks 8 → 9 → 10).
   expect([times[9] - times[8], times[10] - times[9]]).toEqual([5, 5])
 })
+
+test("hardhat_setPrevRandao sets the next block's PREVRANDAO; the blocks after derive theirs from it", async () => {
+  const call = await fresh()
+  const randao = `0x${'12'.repeat(32)}`
+  // Initcode that returns PREVRANDAO (PREVRANDAO PUSH0 MSTORE PUSH1 32 PUSH0 RETURN), run by eth_call.
+  const readRandao = (block: string) => call('eth_call', { data: '0x445f5260205ff3' }, block)
+  expect(await call('hardhat_setPrevRandao', randao)).toBe(true)
+  expect(await readRandao('pending')).toBe(randao)
+  const id = await call<string>('evm_snapshot')
+  await call('evm_mine')
+  const mined = await call<{ mixHash: string; number: string }>('eth_getBlockByNumber', 'latest', false)
+  expect(mined.mixHash).toBe(randao)
+  expect(await readRandao(mined.number)).toBe(randao)
+  await call('evm_mine')
+  const next = await call<{ mixHash: string }>('eth_getBlockByNumber', 'latest', false)
+  // keccak256 of the set value, as Hardhat derives it.
+  expect(next.mixHash).toBe('0x1ade9f553ac636b4081983b175c3bbe991dd726b1cdbdb2588588cf5442bf50b')
+  // A snapshot taken before the block keeps the setting for the next block again.
+  await call('evm_revert', id)
+  await call('evm_mine')
+  expect(await call<{ mixHash: string }>('eth_getBlockByNumber', 'latest', false)).toMatchObject({ mixHash: randao })
+  await expectRpcError(
+    call('hardhat_setPrevRandao', '0x1234'),
+    -32602,
+    'invalid argument 0 (prevRandao): expected a 32-byte hash (0x-prefixed, 64 hex digits), got "0x1234"',
+  )
+})

@@ -125,6 +125,8 @@ describe('eth_sendTransaction', () => {
       4100,
       `the node cannot send for ${STRANGER}: it holds keys for its dev accounts only (eth_accounts); impersonate it first (anvil_impersonateAccount)`,
     )
+    // Refused before its gas is estimated: not the revert (INVALID) it would run into.
+    await expectRpcError(call('eth_sendTransaction', { from: STRANGER, data: '0xfe' }), 4100, /^the node cannot send for/)
   })
 
   test('anvil_autoImpersonateAccount: every sender, a contract included, until turned off', async () => {

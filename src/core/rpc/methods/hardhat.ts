@@ -20,6 +20,7 @@ export const hardhatMethods: MethodTable = {
   hardhat_setNextBlockBaseFeePerGas: serveAs(dev.setNextBlockBaseFeePerGasAction, true),
   hardhat_setMinGasPrice: serveAs(dev.setMinGasPriceAction, true),
   hardhat_setCoinbase: serveAs(dev.setCoinbaseAction, true),
+  hardhat_setPrevRandao: serveAs(dev.setPrevRandaoAction, true),
   hardhat_dropTransaction: serve(dev.hardhatDropTransactionAction),
   hardhat_reset: serveAs(dev.resetAction, true),
   hardhat_setBlockTimestampInterval: serveAs(dev.setBlockTimestampIntervalAction('milliseconds'), true),

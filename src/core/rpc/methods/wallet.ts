@@ -54,9 +54,10 @@ export const walletMethods: MethodTable = {
   // EIP-1102: the same accounts, granted without asking.
   eth_requestAccounts: constant(accounts),
 
-  eth_sendTransaction: method([transactionRequest('transaction')], async (node, [request]) =>
-    node.submit(authorize(node, request.from, await fillTransaction(node, request))),
-  ),
+  eth_sendTransaction: method([transactionRequest('transaction')], async (node, [request]) => {
+    const sign = authorize(node, request.from)
+    return node.submit(sign(await fillTransaction(node, request)))
+  }),
   // anvil's: from any sender, unsigned, impersonated or not.
   eth_sendUnsignedTransaction: method([transactionRequest('transaction')], async (node, [request]) =>
     node.submit(unsignedFrom(node, request.from, await fillTransaction(node, request))),

@@ -1,4 +1,4 @@
-import { bigIntToHex, createAddressFromString, type PrefixedHexString } from '@ethereumjs/util'
+import { bigIntToHex, createAddressFromString, hexToBytes, type PrefixedHexString } from '@ethereumjs/util'
 import { mineBlocks, checkNextTimestamp } from '../../../dev/mining.ts'
 import { resetChain } from '../../../dev/reset.ts'
 import { revertToSnapshot, takeSnapshot } from '../../../dev/snapshots.ts'
@@ -100,6 +100,10 @@ export const setMinGasPriceAction = action([uint('gasPrice')], (node, [price]) =
 })
 export const setCoinbaseAction = action([address('address')], (node, [coinbase]) => {
   node.params.coinbase = createAddressFromString(coinbase)
+})
+/** The next block's PREVRANDAO: 32 bytes exactly, as Hardhat takes it. */
+export const setPrevRandaoAction = action([hash('prevRandao')], (node, [prevRandao]) => {
+  node.params.nextPrevRandao = hexToBytes(prevRandao)
 })
 
 // ---- impersonation ----

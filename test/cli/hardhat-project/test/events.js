@@ -1,0 +1,40 @@
+const { expect } = require('chai')
+const { ethers } = require('hardhat')
+const { loadFixture, mine, time } = require('@nomicfoundation/hardhat-network-helpers')
+
+async function deployVault() {
+  return { vault: await ethers.deployContract('Vault', [(await time.latest()) + 1000]) }
+}
+
+describe('events, logs and bare reverts', function () {
+  it('queryFilter finds past events by block range and indexed argument', async function () {
+    const { vault } = await loadFixture(deployVault)
+    const [owner, other] = await ethers.getSigners()
+    const from = await time.latestBlock()
+    await owner.sendTransaction({ to: vault, value: 1 })
+    await other.sendTransaction({ to: vault, value: 2 })
+    await mine(2)
+    const all = await vault.queryFilter(vault.filters.Deposited(), from + 1)
+    expect(all.map((e) => e.args.amount)).to.deep.equal([1n, 2n])
+    const byOther = await vault.queryFilter(vault.filters.Deposited(other.address), from + 1, 'latest')
+    expect(byOther.map((e) => e.args.from)).to.deep.equal([other.address])
+  })
+
+  it('a listener hears a new event and a new block', async function () {
+    const { vault } = await loadFixture(deployVault)
+    const heard = new Promise((resolve) => vault.once('CounterSet', (value) => resolve(value)))
+    const block = new Promise((resolve) => ethers.provider.once('block', (number) => resolve(number)))
+    await vault.setCounter(12)
+    expect(await heard).to.equal(12n)
+    expect(await block).to.be.a('number')
+    await vault.removeAllListeners()
+  })
+
+  it('a revert without reason, in a call and in a sent transaction', async function () {
+    const { vault } = await loadFixture(deployVault)
+    await expect(vault.fail()).to.be.revertedWithoutReason()
+    await expect(vault.fail({ gasLimit: 100_000 })).to.be.revertedWithoutReason()
+    await expect(vault.fail({ gasLimit: 100_000 })).to.be.reverted
+    expect(await vault.counter()).to.equal(0)
+  })
+})
