@@ -37,6 +37,11 @@ export interface Limits {
   filterIdleMs: number
   /** Gas cap for eth_call and eth_estimateGas (geth's RPCGasCap default). */
   callGasCap: bigint
+  /**
+   * How long eth_call, eth_estimateGas, the zks_ estimates and the debug_trace* replays may run,
+   * in ms (geth's --rpc.evmtimeout and tracer timeout: 5 s); 0 for no limit.
+   */
+  evmTimeoutMs: number
   /** Largest struct log (debug_trace* without a call tracer), as estimated JSON bytes. */
   maxTraceBytes: number
   /** Most blocks one anvil_mine / hardhat_mine / evm_mine call may mine (each is kept in memory). */
@@ -126,6 +131,7 @@ export const DEFAULT_LIMITS: Limits = {
   maxFilters: 1000,
   filterIdleMs: 5 * 60 * 1000,
   callGasCap: 50_000_000n,
+  evmTimeoutMs: 5000,
   maxTraceBytes: 32 * 1024 * 1024,
   maxMineBlocks: 10_000,
 }

@@ -4,11 +4,12 @@ import { isPending, type BlockRef } from '../chain/chain.ts'
 import { stateRootOf, type BlockRecord } from '../chain/records.ts'
 import { applyStateOverrides, replacesStorage, type CallRequest, type StateOverrides } from './call.ts'
 import type { StateMachine } from './stateMachine.ts'
+import type { TimeoutWording } from './executionTimeLimit.ts'
 
 /** What running a call at a block needs of the node (`Node` has it). */
 export interface CallHost {
   readonly state: StateMachine
-  readonly config: { readonly limits: { readonly callGasCap: bigint } }
+  readonly config: { readonly limits: { readonly callGasCap: bigint; readonly evmTimeoutMs: number } }
   /** The block a parameter names (throws geth's "header not found"). */
   block(ref: BlockRef): BlockRecord
   /** The block a call at `block` runs in (Node.callContext). */
@@ -30,6 +31,12 @@ export function callGas(request: CallRequest, cap: bigint): bigint {
   return request.gas !== undefined && request.gas < cap ? request.gas : cap
 }
 
+/** How long a call may run, and how running out of time is worded (a trace's own `timeout`). */
+export interface CallTimeLimit {
+  ms: number
+  wording: TimeoutWording
+}
+
 /**
  * Runs `work` as eth_call, eth_estimateGas, debug_traceCall and the zks estimates run a call at
  * `ref`: in a sandbox holding the state after that block, with geth's state `overrides` applied
@@ -46,11 +53,12 @@ export async function inCallSandbox<T>(
   request: CallRequest,
   overrides: StateOverrides | undefined,
   work: (scope: CallScope) => Promise<T>,
+  timeLimit: CallTimeLimit = { ms: host.config.limits.evmTimeoutMs, wording: 'call' },
 ): Promise<T> {
   const block = host.block(ref)
   const root = stateRootOf(block)
   const sandbox = replacesStorage(overrides) ? await host.state.freshSandbox(root) : await host.state.sandbox(root)
-  return sandbox.run(async (vm) => {
+  return sandbox.runTimed(timeLimit.ms, timeLimit.wording, async (vm) => {
     if (overrides) await applyStateOverrides(vm, overrides)
     const context = host.callContext(block, isPending(ref))
     return work({ vm, context, gas: callGas(request, host.config.limits.callGasCap) })

@@ -1,0 +1,108 @@
+import { describe, expect, test } from 'vitest'
+import type { Node } from '../../../src/core/node.ts'
+import { DEV, rpc, startNode } from '../../support/chain.ts'
+
+/** JUMPDEST, PUSH1 0, JUMP: loops until it runs out of gas (~20 s at the 50M gas cap, unlimited). */
+const LOOP = '0x5b600056'
+/** A contract whose runtime code is the loop: deployed code runs it on every call. */
+const LOOP_INIT = '0x6004600c60003960046000f3' + LOOP.slice(2)
+const LIMIT_MS = 300
+
+/** Resolves after a task of the event loop: what a looping call must let happen. */
+const nextTask = () => new Promise((resolve) => setTimeout(resolve, 20))
+
+/** Runs `looping`, then while it runs `cheap`: which one answered first, and both outcomes. */
+async function alongside(node: Node, looping: () => Promise<unknown>, cheap: () => Promise<unknown>) {
+  const order: string[] = []
+  const slow = looping().then(
+    (value) => (order.push('loop'), { value }),
+    (error: unknown) => (order.push('loop'), { error }),
+  )
+  await nextTask() // only a loop that yields lets this timer fire
+  const quick = await cheap()
+  order.push('cheap')
+  return { order, quick, slow: await slow }
+}
+
+describe('the execution time limit', () => {
+  test("a looping eth_call is aborted with geth's error, and a cheap call answers meanwhile", async () => {
+    const node = await startNode({ limits: { evmTimeoutMs: LIMIT_MS } })
+    const call = rpc(node)
+    const { order, quick, slow } = await alongside(
+      node,
+      () => call('eth_call', { data: LOOP }),
+      () => call('eth_getBalance', DEV[0].address, 'latest'),
+    )
+    expect(order).toEqual(['cheap', 'loop'])
+    expect(BigInt(quick as string)).toBeGreaterThan(0n)
+    expect(slow.error).toMatchObject({ code: -32000, message: 'execution aborted (timeout = 300ms)' })
+  })
+
+  test('a cheap eth_call at the same block runs beside the looping one (it does not wait for its sandbox)', async () => {
+    const node = await startNode({ limits: { evmTimeoutMs: LIMIT_MS } })
+    const call = rpc(node)
+    const { order, quick, slow } = await alongside(
+      node,
+      () => call('eth_call', { data: LOOP }, 'latest'),
+      () => call('eth_call', { data: '0x602a60005260206000f3' }, 'latest'), // returns 42
+    )
+    expect(order).toEqual(['cheap', 'loop'])
+    expect(BigInt(quick as string)).toBe(42n)
+    expect(slow.error).toMatchObject({ code: -32000, message: 'execution aborted (timeout = 300ms)' })
+  })
+
+  test('eth_estimateGas, the zks_ estimates and debug_traceCall stop at the limit too', async () => {
+    const node = await startNode({ limits: { evmTimeoutMs: LIMIT_MS } })
+    const call = rpc(node)
+    const aborted = { code: -32000, message: 'execution aborted (timeout = 300ms)' }
+    await expect(call('eth_estimateGas', { data: LOOP })).rejects.toMatchObject(aborted)
+    await expect(call('zks_estimateFee', { data: LOOP })).rejects.toMatchObject(aborted)
+    await expect(call('zks_estimateGasL1ToL2', { data: LOOP })).rejects.toMatchObject(aborted)
+    // A trace in geth's tracer words; its own `timeout` option replaces the node's limit.
+    await expect(call('debug_traceCall', { data: LOOP }, 'latest')).rejects.toMatchObject({ code: -32000, message: 'execution timeout' })
+    const started = performance.now()
+    await expect(call('debug_traceCall', { data: LOOP }, 'latest', { timeout: '50ms' })).rejects.toMatchObject({ message: 'execution timeout' })
+    expect(performance.now() - started).toBeLessThan(LIMIT_MS * 10) // sanity: not the 20 s of an unlimited loop
+  })
+
+  test('a replayed transaction (debug_traceTransaction) is limited, its mined block untouched', async () => {
+    const node = await startNode({ limits: { evmTimeoutMs: LIMIT_MS } })
+    const call = rpc(node)
+    // Mined transactions are not time-limited (the block gas limit bounds them): a million gas of loop.
+    const hash = await call<string>('eth_sendTransaction', { from: DEV[0].address, data: LOOP_INIT, gas: '0x100000' })
+    const receipt = await call<{ contractAddress: string }>('eth_getTransactionReceipt', hash)
+    const loopTx = await call<string>('eth_sendTransaction', { from: DEV[0].address, to: receipt.contractAddress, gas: '0x1000000' })
+    const mined = await call<{ status: string; gasUsed: string }>('eth_getTransactionReceipt', loopTx)
+    expect(mined).toMatchObject({ status: '0x0', gasUsed: '0x1000000' })
+    // A short timeout makes the replay of that loop stop; a generous one traces it.
+    await expect(call('debug_traceTransaction', loopTx, { timeout: '1ms' })).rejects.toMatchObject({ code: -32000, message: 'execution timeout' })
+    const traced = await call<{ error: string }>('debug_traceTransaction', loopTx, { timeout: '60s' })
+    expect(traced.error).toBe('out of gas')
+    expect(await call('eth_getTransactionReceipt', loopTx)).toEqual(mined)
+  })
+
+  test('0 is no limit, as in geth', async () => {
+    const node = await startNode({ limits: { evmTimeoutMs: 0, callGasCap: 2_000_000n } })
+    await expect(rpc(node)('eth_call', { data: LOOP })).rejects.toMatchObject({ code: -32000, message: 'out of gas' })
+  })
+
+  test('a sandbox a timed-out call used still answers right (its frames unwound, nothing left behind)', async () => {
+    const node = await startNode({ limits: { evmTimeoutMs: LIMIT_MS } })
+    const call = rpc(node)
+    await expect(call('eth_call', { data: LOOP })).rejects.toMatchObject({ message: 'execution aborted (timeout = 300ms)' })
+    // The same sandbox (latest) again: a call that sees the state the loop's frames could have touched.
+    expect(await call('eth_call', { data: '0x602a60005260206000f3' })).toBe(`0x${'00'.repeat(31)}2a`)
+    expect(await call('eth_estimateGas', { from: DEV[0].address, to: DEV[1].address, value: '0x1' })).toBe('0x5208')
+  })
+
+  test('anvil_reset waits for a paused call instead of wiping the state under it', async () => {
+    const node = await startNode({ limits: { evmTimeoutMs: LIMIT_MS } })
+    const call = rpc(node)
+    const looping = call('eth_call', { data: LOOP }).catch((error: unknown) => error)
+    await nextTask()
+    await call('anvil_reset')
+    // The loop ended at its limit, not with a missing trie node (an internal error).
+    expect(await looping).toMatchObject({ code: -32000, message: 'execution aborted (timeout = 300ms)' })
+    expect(await call('eth_blockNumber')).toBe('0x0')
+  })
+})
