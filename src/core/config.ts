@@ -184,7 +184,7 @@ export function resolveConfig(config: NodeConfig = {}): ResolvedConfig {
     blockGasLimit: config.blockGasLimit ?? DEFAULTS.blockGasLimit,
     mining,
     batches: resolveBatches(config.batches),
-    limits: { ...DEFAULT_LIMITS, ...config.limits },
+    limits: resolveLimits(config.limits),
     now: config.now ?? Date.now,
     tracing,
     codeSizeLimit,
@@ -196,6 +196,25 @@ export function resolveConfig(config: NodeConfig = {}): ResolvedConfig {
 /** The default: the console (the page's, the worker's, Node's), which shows the cause's stack. */
 function logInternalError(error: RpcError, { method, params }: { method: string; params: unknown }): void {
   console.error(`pagenode: ${error.message}`, { method, params, cause: error.cause })
+}
+
+/** Every limit checked, so a mistyped one fails at the start rather than as a strange answer later. */
+export function resolveLimits(limits: Partial<Limits> | undefined): Limits {
+  const resolved: Limits = { ...DEFAULT_LIMITS, ...limits }
+  for (const key of Object.keys(resolved) as (keyof Limits)[]) {
+    if (!(key in DEFAULT_LIMITS)) throw new TypeError(`limits.${key} is not a limit; the limits are ${Object.keys(DEFAULT_LIMITS).join(', ')}`)
+  }
+  const { callGasCap, evmTimeoutMs, ...counts } = resolved
+  for (const [key, value] of Object.entries(counts)) {
+    if (!(Number.isSafeInteger(value) && value > 0)) throw new TypeError(`limits.${key} must be a positive integer, got ${String(value)}`)
+  }
+  if (typeof callGasCap !== 'bigint' || callGasCap <= 0n) {
+    throw new TypeError(`limits.callGasCap must be a positive bigint, got ${String(callGasCap)}`)
+  }
+  if (typeof evmTimeoutMs !== 'number' || !(evmTimeoutMs >= 0)) {
+    throw new TypeError(`limits.evmTimeoutMs must be a number of milliseconds (0 for no limit), got ${String(evmTimeoutMs)}`)
+  }
+  return resolved
 }
 
 function resolveBatches(batches: Partial<BatchSealing> | undefined): BatchSealing {

@@ -1,6 +1,7 @@
 import type { StateOverrides } from '../exec/call.ts'
 import { TRACER_NAMES, type TracerName, type TracerOptions, type TraceStyle } from '../trace/tracer.ts'
 import { parseStateOverrides } from './callObject.ts'
+import { goDurationMs } from '../goDuration.ts'
 import { custom, field, isCount, ParamError, parseBoolean, parseObject } from './params.ts'
 
 /**
@@ -22,9 +23,6 @@ export interface TraceConfig {
 const TRACER_FLAGS = ['onlyTopCall', 'withLog', 'includePrecompiles', 'convertParityErrors', 'diffMode', 'disableCode', 'disableStorage'] as const
 type TracerFlag = (typeof TRACER_FLAGS)[number]
 
-const DURATION_RE = /^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/
-const DURATION_PART_RE = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g
-const MS_PER_UNIT: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
 
 /** A key of a trace config: undefined when absent, else as `field` (a null is checked like any value). */
 function given<T>(object: Record<string, unknown>, key: string, parse: (value: unknown) => T): T | undefined {
@@ -74,11 +72,8 @@ function parseTracerName(value: unknown): TracerName {
 
 /** A Go duration ("10s", "1m30s", "500ms") in milliseconds, as geth's tracer `timeout` reads it. */
 function parseDuration(value: unknown): number {
-  if (typeof value !== 'string' || !DURATION_RE.test(value)) {
-    throw new ParamError(`expected a duration like "10s" or "500ms", got ${JSON.stringify(value)}`)
-  }
-  let ms = 0
-  for (const [, amount, unit] of value.matchAll(DURATION_PART_RE)) ms += Number(amount) * MS_PER_UNIT[unit]
+  const ms = typeof value === 'string' ? goDurationMs(value) : undefined
+  if (ms === undefined) throw new ParamError(`expected a duration like "10s" or "500ms", got ${JSON.stringify(value)}`)
   return ms
 }
 

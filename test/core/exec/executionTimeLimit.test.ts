@@ -15,7 +15,7 @@ const nextTask = () => new Promise((resolve) => setTimeout(resolve, 20))
 async function alongside(node: Node, looping: () => Promise<unknown>, cheap: () => Promise<unknown>) {
   const order: string[] = []
   const slow = looping().then(
-    (value) => (order.push('loop'), { value }),
+    (value): { value?: unknown; error?: unknown } => (order.push('loop'), { value }),
     (error: unknown) => (order.push('loop'), { error }),
   )
   await nextTask() // only a loop that yields lets this timer fire
