@@ -4,6 +4,7 @@
  * the chain over) and the HTTP relay, and ends with geth's error at the limit.
  */
 import { expect, test } from 'vitest'
+import { post, startHttpNode } from '../../support/browser/http.ts'
 import { start, uniqueName } from '../../support/browser/nodes.ts'
 
 const LOOP = '0x5b600056'
@@ -35,4 +36,19 @@ test('a looping call past the 5 s steal rule: no tab takes over, cheap calls ans
   await looping
   expect(events).toEqual(['leader page answered', 'follower answered', 'follower answered after 5 s', 'loop: -32000 execution aborted (timeout = 7s)'])
   expect([leader.role, follower.role]).toEqual(['leader', 'follower'])
+})
+
+test("the page's HTTP endpoint answers while the node worker runs a looping call", async () => {
+  const node = await startHttpNode({ limits: { evmTimeoutMs: 3000, callGasCap: 1_000_000_000n } })
+  const events: string[] = []
+  const looping = node.provider.request({ method: 'eth_call', params: [{ data: LOOP }, 'latest'] }).catch((error: { message: string }) => {
+    events.push(`loop: ${error.message}`)
+  })
+  await new Promise((resolve) => setTimeout(resolve, 200))
+  // Through the service worker and the relay in the busy node worker.
+  const answered = await post(`${node.base}/`, { jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] })
+  expect(answered.json).toEqual({ jsonrpc: '2.0', id: 1, result: '0x0' })
+  events.push('http answered')
+  await looping
+  expect(events).toEqual(['http answered', 'loop: execution aborted (timeout = 3s)'])
 })
