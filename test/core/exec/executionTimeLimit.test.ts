@@ -14,9 +14,10 @@ const nextTask = () => new Promise((resolve) => setTimeout(resolve, 20))
 /** Runs `looping`, then while it runs `cheap`: which one answered first, and both outcomes. */
 async function alongside(node: Node, looping: () => Promise<unknown>, cheap: () => Promise<unknown>) {
   const order: string[] = []
+  type Outcome = { value?: unknown; error?: unknown }
   const slow = looping().then(
-    (value): { value?: unknown; error?: unknown } => (order.push('loop'), { value }),
-    (error: unknown) => (order.push('loop'), { error }),
+    (value): Outcome => (order.push('loop'), { value }),
+    (error: unknown): Outcome => (order.push('loop'), { error }),
   )
   await nextTask() // only a loop that yields lets this timer fire
   const quick = await cheap()
