@@ -116,6 +116,29 @@ describe('the execution time limit', () => {
     expect(await call('eth_estimateGas', { from: DEV[0].address, to: DEV[1].address, value: '0x1' })).toBe('0x5208')
   })
 
+  test('a block mined and a balance set while a call is paused change neither the call nor the chain', async () => {
+    const node = await startNode({ limits: { evmTimeoutMs: 60_000 } })
+    const call = rpc(node)
+    const who = DEV[1].address
+    // Counts 500,000 down (long enough to pause many times), then returns BALANCE(who).
+    const countThenBalance = `0x620${(500_000).toString(16)}5b600190038060045750` + `73${who.slice(2)}31` + '60005260206000f3'
+    const before = await call<string>('eth_getBalance', who, 'latest')
+    const order: string[] = []
+    const paused = call<string>('eth_call', { data: countThenBalance }, 'latest').finally(() => order.push('call answered'))
+    await nextTask()
+    const hash = await call<string>('eth_sendTransaction', { from: DEV[0].address, to: who, value: '0x1' })
+    await call('anvil_setBalance', DEV[2].address, '0x2a')
+    order.push('block mined, balance set')
+    // The call saw the state of the block it started at, not the transfer mined meanwhile.
+    expect(BigInt(await paused)).toBe(BigInt(before))
+    expect(order).toEqual(['block mined, balance set', 'call answered'])
+    // And the chain is as those changes left it.
+    expect(await call('eth_getTransactionReceipt', hash)).toMatchObject({ status: '0x1' })
+    expect(BigInt(await call<string>('eth_getBalance', who, 'latest'))).toBe(BigInt(before) + 1n)
+    expect(await call('eth_getBalance', DEV[2].address, 'latest')).toBe('0x2a')
+    expect(BigInt(await call<string>('eth_call', { data: countThenBalance }, 'latest'))).toBe(BigInt(before) + 1n)
+  })
+
   test('anvil_reset waits for a paused call instead of wiping the state under it', async () => {
     const node = await startNode({ limits: { evmTimeoutMs: LIMIT_MS } })
     const call = rpc(node)
