@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import type { Node } from '../../../src/core/node.ts'
 import { DEV, rpc, startNode } from '../../support/chain.ts'
+import { signTx } from '../../support/rawTx.ts'
 
 /** JUMPDEST, PUSH1 0, JUMP: loops until it runs out of gas (~20 s at the 50M gas cap, unlimited). */
 const LOOP = '0x5b600056'
@@ -100,6 +101,16 @@ describe('the execution time limit', () => {
     const traced = await call<{ error: string }>('debug_traceTransaction', loopTx, { timeout: '60s' })
     expect(traced.error).toBe('out of gas')
     expect(await call('eth_getTransactionReceipt', loopTx)).toEqual(mined)
+  })
+
+  test("zks_sendRawTransactionWithDetailedOutput's simulation is limited: a looping transaction is refused, not pooled", async () => {
+    const node = await startNode({ limits: { evmTimeoutMs: LIMIT_MS } })
+    const call = rpc(node)
+    // A creation whose init code loops, with a billion gas: mined, it would hold the miner that long.
+    const raw = await signTx(DEV[0].key, { to: null, data: LOOP, gasLimit: 1_000_000_000n, value: 0n })
+    await expect(call('zks_sendRawTransactionWithDetailedOutput', raw)).rejects.toMatchObject({ code: -32000, message: 'execution aborted (timeout = 300ms)' })
+    expect(await call('eth_getTransactionCount', DEV[0].address, 'pending')).toBe('0x0')
+    expect(await call('eth_blockNumber')).toBe('0x0')
   })
 
   test('0 is no limit, as in geth', async () => {
