@@ -247,9 +247,9 @@ function describeParseError(error: unknown): string {
   }
 }
 
-/** `--chainId`, `--chainid`, `--Port`: the flag meant, when it differs only in case or dashes. */
+/** `--chainId`, `--chainid`, `--Port`, `--rpc-evmtimeout`: the flag meant, when it differs only in case, dashes or dots. */
 function closestOption(option: string): string | undefined {
-  const squash = (name: string) => name.replace(/-/g, '').toLowerCase()
+  const squash = (name: string) => name.replace(/[-.]/g, '').toLowerCase()
   const wanted = squash(option)
   const match = Object.keys(spec).find((name) => squash(name) === wanted)
   return match && `--${match}`

@@ -61,6 +61,11 @@ describe('limit flags', () => {
     expect(() => parseCliArgs(argv)).toThrow(new UsageError(message))
   })
 
+  test('a misspelt limit flag is named as it should be', () => {
+    expect(() => parseCliArgs(['--rpc-evmtimeout', '1s'])).toThrow(new UsageError('unknown option --rpc-evmtimeout (did you mean --rpc.evmtimeout?)'))
+    expect(() => parseCliArgs(['--maxLogResults', '5'])).toThrow(new UsageError('unknown option --maxLogResults (did you mean --max-log-results?)'))
+  })
+
   test('--help lists them', async () => {
     const help = await runCli(['--help'])
     for (const { flag } of LIMIT_FLAGS) expect(help.stdout).toContain(`--${flag} `)
