@@ -28,7 +28,12 @@ export class WorkerDebugger {
   send<T = unknown>(method: string, params: object = {}): Promise<T> {
     const id = this.nextId++
     const promise = new Promise<T>((resolve, reject) => this.waiting.set(id, { resolve: resolve as (v: unknown) => void, reject }))
-    void this.session.send('Target.sendMessageToTarget', { sessionId: this.sessionId, message: JSON.stringify({ id, method, params }) })
+    // A send the browser refuses (the worker went away, the session was detached) fails the
+    // command: left unheard, it would wait forever for an answer that never comes.
+    this.session.send('Target.sendMessageToTarget', { sessionId: this.sessionId, message: JSON.stringify({ id, method, params }) }).catch((error: Error) => {
+      this.waiting.get(id)?.reject(error)
+      this.waiting.delete(id)
+    })
     return promise
   }
 }

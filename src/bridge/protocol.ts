@@ -7,7 +7,7 @@
  * itself (start, stop, the worker's events: `ToWorker`/`FromWorker`), and the page's JSON-RPC
  * calls on a MessagePort of their own (requestPort.ts), where every microsecond is latency.
  */
-import type { MiningConfig } from '../core/config.ts'
+import type { Limits, MiningConfig } from '../core/config.ts'
 import type { RequesterWire, ResponderWire } from './reliableChannel.ts'
 
 export type Durability = 'relaxed' | 'strict'
@@ -22,6 +22,8 @@ export interface WorkerOptions {
   /** Hardhat's throwOnTransactionFailures: under automine, a failing transaction's send is an error (it is mined all the same). */
   throwOnTransactionFailures?: boolean
   mining?: MiningConfig
+  /** The node's limits (NodeConfig.limits): those given, the rest the defaults. */
+  limits?: Partial<Limits>
   durability: Durability
   /** Whether the leader answers the service worker's HTTP requests for this chain. */
   http?: boolean

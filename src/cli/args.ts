@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util'
-import type { MiningConfig } from '../core/index.ts'
+import type { Limits, MiningConfig } from '../core/index.ts'
+import { LimitFlagError, limitFlagHelp, limitFlagSpec, parseLimitFlags } from './limitFlags.ts'
 
 /** What the command line asked for, validated. */
 export interface CliOptions {
@@ -20,6 +21,8 @@ export interface CliOptions {
   allowHosts: string[]
   /** Origins whose pages may call besides loopback ones (--allow-origin; '*': any, as anvil). */
   allowOrigins: string[]
+  /** The limits set by flags (--rpc.evmtimeout, --max-log-results, …); the rest are the node's defaults. */
+  limits: Partial<Limits>
   verbose: boolean
   /** Which of the options above were given on the command line (the rest are defaults). */
   given: ReadonlySet<string>
@@ -72,6 +75,9 @@ Options:
   -h, --help             print this help
   -V, --version          print the version
 
+Limits (docs/json-rpc.md, "Limits"):
+${limitFlagHelp()}
+
 Examples:
   npx pagenode
   npx pagenode --port 8545 --chain-id 0x10e --mining interval=2000
@@ -91,6 +97,7 @@ const spec = {
   'throw-on-transaction-failures': { type: 'boolean' },
   'allow-origin': { type: 'string', multiple: true },
   'allow-host': { type: 'string', multiple: true },
+  ...limitFlagSpec,
   verbose: { type: 'boolean', short: 'v' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'V' },
@@ -122,9 +129,19 @@ export function parseCliArgs(argv: string[]): CliCommand {
       throwOnTransactionFailures: values['throw-on-transaction-failures'] ?? false,
       allowHosts: values['allow-host'] ?? [],
       allowOrigins: (values['allow-origin'] ?? []).map(parseOrigin),
+      limits: parseLimits(values),
       verbose: values.verbose ?? false,
       given,
     },
+  }
+}
+
+function parseLimits(values: Readonly<Record<string, unknown>>): Partial<Limits> {
+  try {
+    return parseLimitFlags(values)
+  } catch (error) {
+    if (error instanceof LimitFlagError) throw new UsageError(error.message)
+    throw error
   }
 }
 
@@ -206,7 +223,7 @@ function describeParseError(error: unknown): string {
   const code = (error as { code?: string }).code
   const message = error instanceof Error ? error.message : String(error)
   // "Option '-p, --port <value>' argument missing": name the long form.
-  const option = /--[\w-]+/.exec(message)?.[0] ?? /'(-\w)/.exec(message)?.[1]
+  const option = /--[\w.-]+/.exec(message)?.[0] ?? /'(-\w)/.exec(message)?.[1]
   switch (code) {
     case 'ERR_PARSE_ARGS_UNKNOWN_OPTION': {
       const suggestion = option && closestOption(option)
@@ -230,9 +247,9 @@ function describeParseError(error: unknown): string {
   }
 }
 
-/** `--chainId`, `--chainid`, `--Port`: the flag meant, when it differs only in case or dashes. */
+/** `--chainId`, `--chainid`, `--Port`, `--rpc-evmtimeout`: the flag meant, when it differs only in case, dashes or dots. */
 function closestOption(option: string): string | undefined {
-  const squash = (name: string) => name.replace(/-/g, '').toLowerCase()
+  const squash = (name: string) => name.replace(/[-.]/g, '').toLowerCase()
   const wanted = squash(option)
   const match = Object.keys(spec).find((name) => squash(name) === wanted)
   return match && `--${match}`

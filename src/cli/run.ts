@@ -31,7 +31,7 @@ export interface RunningNode {
  */
 export async function startPagenode(options: CliOptions, out: Output): Promise<RunningNode> {
   const server = new RpcServer({
-    maxRequestBytes: DEFAULT_LIMITS.maxRequestBytes,
+    maxRequestBytes: options.limits.maxRequestBytes ?? DEFAULT_LIMITS.maxRequestBytes,
     access: accessPolicy(options.allowHosts, options.allowOrigins),
     onRequest: options.verbose ? (record) => out.log(formatRequestLine(record)) : undefined,
   })
@@ -50,6 +50,7 @@ export async function startPagenode(options: CliOptions, out: Output): Promise<R
       balance: options.balance,
       codeSizeLimit: options.codeSizeLimit,
       throwOnTransactionFailures: options.throwOnTransactionFailures,
+      limits: options.limits,
       store,
       // A bug in pagenode: one line, or with --verbose its params and the stacks of its causes.
       onInternalError: (error, call) => out.error(formatInternalError(error, call, options.verbose)),

@@ -1,4 +1,4 @@
-import type { MiningConfig } from '../core/config.ts'
+import type { Limits, MiningConfig } from '../core/config.ts'
 import type { Durability, FromWorker, NodeInfo, Role, ToWorker, WorkerEvent } from '../bridge/protocol.ts'
 import { DISCONNECTED, PagenodeProvider } from './provider.ts'
 import { RequestPort } from '../bridge/requestPort.ts'
@@ -18,6 +18,12 @@ export interface StartOptions {
   codeSizeLimit?: number | false
   /** Hardhat's throwOnTransactionFailures: under automine, a failing transaction's send is an error (it is mined all the same). */
   throwOnTransactionFailures?: boolean
+  /**
+   * The node's limits, as createNode's `limits` (docs/json-rpc.md, "Limits"): request size, batch
+   * length, eth_getLogs range and results, filters, call gas cap, execution time, trace size,
+   * blocks per mine call. Those not given keep their defaults.
+   */
+  limits?: Partial<Limits>
   /** IndexedDB commit durability: 'relaxed' survives tab and browser crashes; 'strict' also an OS crash. */
   durability?: Durability
   /**
@@ -152,6 +158,7 @@ export async function startNode(options: StartOptions = {}): Promise<PageNode> {
       mining: options.mining,
       codeSizeLimit: options.codeSizeLimit,
       throwOnTransactionFailures: options.throwOnTransactionFailures,
+      limits: options.limits,
       durability: options.durability ?? 'relaxed',
       http: script !== false,
     }

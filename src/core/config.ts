@@ -37,6 +37,11 @@ export interface Limits {
   filterIdleMs: number
   /** Gas cap for eth_call and eth_estimateGas (geth's RPCGasCap default). */
   callGasCap: bigint
+  /**
+   * How long eth_call, eth_estimateGas, the zks_ estimates and the debug_trace* replays may run,
+   * in ms (geth's --rpc.evmtimeout and tracer timeout: 5 s); 0 for no limit.
+   */
+  evmTimeoutMs: number
   /** Largest struct log (debug_trace* without a call tracer), as estimated JSON bytes. */
   maxTraceBytes: number
   /** Most blocks one anvil_mine / hardhat_mine / evm_mine call may mine (each is kept in memory). */
@@ -126,6 +131,7 @@ export const DEFAULT_LIMITS: Limits = {
   maxFilters: 1000,
   filterIdleMs: 5 * 60 * 1000,
   callGasCap: 50_000_000n,
+  evmTimeoutMs: 5000,
   maxTraceBytes: 32 * 1024 * 1024,
   maxMineBlocks: 10_000,
 }
@@ -178,7 +184,7 @@ export function resolveConfig(config: NodeConfig = {}): ResolvedConfig {
     blockGasLimit: config.blockGasLimit ?? DEFAULTS.blockGasLimit,
     mining,
     batches: resolveBatches(config.batches),
-    limits: { ...DEFAULT_LIMITS, ...config.limits },
+    limits: resolveLimits(config.limits),
     now: config.now ?? Date.now,
     tracing,
     codeSizeLimit,
@@ -190,6 +196,25 @@ export function resolveConfig(config: NodeConfig = {}): ResolvedConfig {
 /** The default: the console (the page's, the worker's, Node's), which shows the cause's stack. */
 function logInternalError(error: RpcError, { method, params }: { method: string; params: unknown }): void {
   console.error(`pagenode: ${error.message}`, { method, params, cause: error.cause })
+}
+
+/** Every limit checked, so a mistyped one fails at the start rather than as a strange answer later. */
+export function resolveLimits(limits: Partial<Limits> | undefined): Limits {
+  const resolved: Limits = { ...DEFAULT_LIMITS, ...limits }
+  for (const key of Object.keys(resolved) as (keyof Limits)[]) {
+    if (!(key in DEFAULT_LIMITS)) throw new TypeError(`limits.${key} is not a limit; the limits are ${Object.keys(DEFAULT_LIMITS).join(', ')}`)
+  }
+  const { callGasCap, evmTimeoutMs, ...counts } = resolved
+  for (const [key, value] of Object.entries(counts)) {
+    if (!(Number.isSafeInteger(value) && value > 0)) throw new TypeError(`limits.${key} must be a positive integer, got ${String(value)}`)
+  }
+  if (typeof callGasCap !== 'bigint' || callGasCap <= 0n) {
+    throw new TypeError(`limits.callGasCap must be a positive bigint, got ${String(callGasCap)}`)
+  }
+  if (typeof evmTimeoutMs !== 'number' || !(evmTimeoutMs >= 0)) {
+    throw new TypeError(`limits.evmTimeoutMs must be a number of milliseconds (0 for no limit), got ${String(evmTimeoutMs)}`)
+  }
+  return resolved
 }
 
 function resolveBatches(batches: Partial<BatchSealing> | undefined): BatchSealing {

@@ -113,6 +113,20 @@ export class ExecutionError extends RpcError {
 /** The engine refused to run a call at its gas limit: below the intrinsic gas (eth_estimateGas tries higher). */
 export class GasLimitTooLowError extends ExecutionError {}
 
+/**
+ * A call, estimate or trace stopped at the node's execution time limit (`limits.evmTimeoutMs`, a
+ * trace's `timeout`), in geth's words: "execution aborted (timeout = 5s)" for eth_call and the
+ * estimates, "execution timeout" for a trace. `limitMs`: the limit it ran into.
+ */
+export class ExecutionTimeoutError extends ExecutionError {
+  constructor(
+    message: string,
+    readonly limitMs: number,
+  ) {
+    super(message)
+  }
+}
+
 // ---- transactions the node refuses (geth's txpool wording, -32000) ----
 
 /** A transaction the node refuses to accept (geth's txpool/core wording in `message`). */

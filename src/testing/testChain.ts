@@ -20,7 +20,7 @@ import { zksyncInMemoryNode } from 'viem/chains'
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest'
 import { startNode, type PageNode } from '../client/startNode.ts'
 import type { PagenodeProvider } from '../client/provider.ts'
-import type { MiningConfig } from '../core/index.ts'
+import type { Limits, MiningConfig } from '../core/index.ts'
 import { isolateTests, type Isolation } from './isolation.ts'
 
 export interface TestChainOptions {
@@ -33,6 +33,8 @@ export interface TestChainOptions {
   codeSizeLimit?: number | false
   /** Hardhat's throwOnTransactionFailures: under automine, a failing transaction's send is an error (it is mined all the same). */
   throwOnTransactionFailures?: boolean
+  /** The node's limits (startNode's `limits`). */
+  limits?: Partial<Limits>
   /** Announce the provider through EIP-6963 too (for code that discovers wallets, like wagmi). */
   announce?: boolean
   /** Revert to a snapshot after each test (default true). */
@@ -93,6 +95,7 @@ export async function startTestChain(options: TestChainOptions = {}): Promise<Te
     mining: options.mining,
     codeSizeLimit: options.codeSizeLimit,
     throwOnTransactionFailures: options.throwOnTransactionFailures,
+    limits: options.limits,
     announce: options.announce ?? false,
     // No HTTP endpoint: a service worker is per origin, shared by every test file of the run.
     serviceWorker: false,

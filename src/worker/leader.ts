@@ -153,7 +153,14 @@ export class Leader {
 async function openNode(options: WorkerOptions): Promise<Node> {
   const store: Store | undefined = options.persist ? await IndexedDbStore.open(options.name, options.durability) : undefined
   try {
-    return await createNode({ chainId: options.chainId, mining: options.mining, codeSizeLimit: options.codeSizeLimit, throwOnTransactionFailures: options.throwOnTransactionFailures, store })
+    return await createNode({
+      chainId: options.chainId,
+      mining: options.mining,
+      codeSizeLimit: options.codeSizeLimit,
+      throwOnTransactionFailures: options.throwOnTransactionFailures,
+      limits: options.limits,
+      store,
+    })
   } catch (error) {
     await store?.close()
     throw error

@@ -33,6 +33,7 @@ describe('flags', () => {
       throwOnTransactionFailures: false,
       allowHosts: [],
       allowOrigins: [],
+      limits: {},
       verbose: false,
     })
     expect(given.size).toBe(0)

@@ -105,6 +105,16 @@ describe('JSON-RPC over HTTP', () => {
       expect(answer.error.message).toMatch(/^parse error: /)
     }
   })
+  test('a body starting with a byte-order mark is not JSON (-32700), as the service worker answers it', async () => {
+    const answer = await (await post(url, `\uFEFF${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId' })}`)).json()
+    expect(answer).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } })
+  })
+
+  test('params nested 6,000 levels deep are refused with -32602, early, not a stack overflow', async () => {
+    const deep = '['.repeat(6000) + ']'.repeat(6000)
+    const answer = await (await post(url, `{"jsonrpc":"2.0","id":1,"method":"eth_getBalance","params":${deep}}`)).json()
+    expect(answer).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'invalid params: nested deeper than 100 levels' } })
+  })
 })
 
 describe('browsers and other verbs', () => {

@@ -75,6 +75,17 @@ test('bad JSON, unknown methods and oversized bodies are JSON-RPC errors with HT
   })
 })
 
+test('a byte-order mark and deep nesting are answered as the CLI answers them', async () => {
+  const node = await startHttpNode()
+  const bom = await post(`${node.base}/`, `\uFEFF${JSON.stringify(call('eth_chainId', []))}`)
+  expect(bom.json).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } })
+  const deep = '['.repeat(6000) + ']'.repeat(6000)
+  const nested = await post(`${node.base}/`, `{"jsonrpc":"2.0","id":1,"method":"eth_getBalance","params":${deep}}`)
+  expect(nested.json).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'invalid params: nested deeper than 100 levels' } })
+  // The page's provider (a structured clone to the worker) meets the same limit.
+  await expect(node.provider.request({ method: 'eth_getBalance', params: JSON.parse(deep) as unknown[] })).rejects.toMatchObject({ code: -32602 })
+})
+
 test('OPTIONS gets CORS headers, other verbs 405, deeper paths 404; other URLs are left alone', async () => {
   const node = await startHttpNode()
   const options = await fetch(`${node.base}/`, { method: 'OPTIONS', headers: { 'access-control-request-headers': 'content-type' } })

@@ -29,6 +29,12 @@ export interface CallRequest {
   value?: bigint
   data?: Uint8Array
   accessList?: { address: PrefixedHexString; storageKeys: PrefixedHexString[] }[]
+  /** Checked and not used: a call runs at the sender's nonce. */
+  nonce?: bigint
+  /** Checked (a type this node runs) and not used: the fee fields choose how a call is priced. */
+  type?: number
+  /** Must be the node's (checked where the node is known: callSandbox.ts). */
+  chainId?: bigint
 }
 
 /** geth's state override set: per address, replace or patch balance, nonce, code and storage. */

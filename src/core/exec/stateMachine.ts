@@ -11,6 +11,7 @@ import { ScratchNodeStore, type TrieNodeStore } from '../store/trieNodeStore.ts'
 import { keepCodeAnalyses } from './enginePatches.ts'
 import { codeSizeOptions, DEFAULT_CODE_SIZE_LIMIT, type CodeSizeLimit } from './codeSizeLimit.ts'
 import { P256_VERIFY_PRECOMPILE } from './p256Verify.ts'
+import { ExecutionTimeLimit, type TimeoutWording } from './executionTimeLimit.ts'
 
 /** Hash of a canonical block by number, for the BLOCKHASH opcode. */
 export type BlockHashLookup = (number: bigint) => Uint8Array | undefined
@@ -29,6 +30,8 @@ const SANDBOX_CACHE_SIZE = 4
  */
 export class StateMachine {
   private readonly sandboxes = new Map<string, Sandbox>()
+  /** Every sandbox at work now, kept or not: `clear` waits for them. */
+  private readonly working = new Set<Sandbox>()
 
   private constructor(
     readonly common: Common,
@@ -51,22 +54,33 @@ export class StateMachine {
 
   /** Empties the state (anvil_reset, after the store was wiped): no nodes, no sandboxes, the empty root. */
   async clear(): Promise<void> {
+    // A call paused for the event loop (ExecutionTimeLimit) still reads these nodes: it finishes
+    // first (within its time limit), rather than fail on nodes wiped under it.
+    while (this.working.size > 0) await Promise.all([...this.working].map((sandbox) => sandbox.idle()))
     this.sandboxes.clear()
     this.nodes.clear()
     this.preimages.forget()
     await this.vm.stateManager.setStateRoot(KECCAK256_RLP)
   }
 
-  /** A reusable sandbox at `stateRoot`; callers must go through `Sandbox.read`/`run`. */
+  /**
+   * A reusable sandbox at `stateRoot`; callers must go through `Sandbox.read`/`run`. One whose
+   * work has paused for the event loop (a long call) is not waited for: the caller gets a sandbox
+   * of its own, so a slow call never holds up the reads at its block.
+   */
   async sandbox(stateRoot: Uint8Array): Promise<Sandbox> {
     const key = bytesToHex(stateRoot)
     let sandbox = this.sandboxes.get(key)
+    if (sandbox?.stalled) return this.freshSandbox(stateRoot)
     if (sandbox) {
       this.sandboxes.delete(key) // re-inserted below: most recently used last
     } else if (this.sandboxes.size >= SANDBOX_CACHE_SIZE) {
       // Every new block has a new root: moving the least recently used sandbox to it costs a
       // cache reset, where a new VM would cost a Common copy and an EVM build on every block.
-      const [oldest, recycled] = this.sandboxes.entries().next().value!
+      // A stalled one would make the move wait for its call: the next one is moved instead.
+      const entry = [...this.sandboxes].find(([, kept]) => !kept.stalled)
+      if (!entry) return this.freshSandbox(stateRoot)
+      const [oldest, recycled] = entry
       this.sandboxes.delete(oldest)
       await recycled.moveTo(stateRoot)
       sandbox = recycled
@@ -82,14 +96,32 @@ export class StateMachine {
    * out of step with its caches after a revert (state overrides that replace whole storage).
    */
   async freshSandbox(stateRoot: Uint8Array): Promise<Sandbox> {
-    return new Sandbox(await newVm(this.common, new ScratchNodeStore(this.nodes), stateRoot, this.blockchain, 'sandbox', this.evmOptions))
+    const timeLimit = new ExecutionTimeLimit()
+    const evmOptions: EVMOpts = { ...this.evmOptions, customOpcodes: timeLimit.opcodes(this.common) }
+    const vm = await newVm(this.common, new ScratchNodeStore(this.nodes), stateRoot, this.blockchain, 'sandbox', evmOptions)
+    return new Sandbox(vm, timeLimit, this.working)
   }
 }
 
 export class Sandbox {
   private readonly lock = new Lock()
+  private busy = 0
 
-  constructor(readonly vm: VM) {}
+  constructor(
+    readonly vm: VM,
+    private readonly timeLimit: ExecutionTimeLimit,
+    private readonly working: Set<Sandbox>,
+  ) {}
+
+  /** Whether its work has paused for the event loop and is still running: a long call. */
+  get stalled(): boolean {
+    return this.busy > 0 && this.timeLimit.paused
+  }
+
+  /** Resolves once no work is running nor waiting on this sandbox. */
+  async idle(): Promise<void> {
+    await this.read(async () => {})
+  }
 
   /** Points this sandbox at another state root (waits for work in progress). */
   async moveTo(stateRoot: Uint8Array): Promise<void> {
@@ -98,25 +130,45 @@ export class Sandbox {
 
   /** Runs a read-only `work` on this sandbox's state, one at a time. */
   async read<T>(work: (vm: VM) => Promise<T>): Promise<T> {
-    await this.lock.acquire()
+    await this.acquire()
     try {
       return await work(this.vm)
     } finally {
-      this.lock.release()
+      this.release()
     }
   }
 
   /** Runs `work` on this sandbox's state, one at a time, and undoes every change afterwards. */
   async run<T>(work: (vm: VM) => Promise<T>): Promise<T> {
-    await this.lock.acquire()
+    await this.acquire()
     const journal = this.vm.evm.journal
     await journal.checkpoint()
     try {
       return await work(this.vm)
     } finally {
       await journal.revert()
-      this.lock.release()
+      this.release()
     }
+  }
+
+  /**
+   * `run`, with the execution time limit (docs/json-rpc.md, "Execution time limit"): `limitMs`
+   * from the start of `work` (0: none); the EVM gives the event loop a turn every few
+   * milliseconds meanwhile. Rejects with ExecutionTimeoutError past the limit.
+   */
+  runTimed<T>(limitMs: number, wording: TimeoutWording, work: (vm: VM) => Promise<T>): Promise<T> {
+    return this.run((vm) => this.timeLimit.within(limitMs, wording, () => work(vm)))
+  }
+
+  private async acquire(): Promise<void> {
+    this.busy++
+    this.working.add(this)
+    await this.lock.acquire()
+  }
+
+  private release(): void {
+    this.lock.release()
+    if (--this.busy === 0) this.working.delete(this)
   }
 }
 

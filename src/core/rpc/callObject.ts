@@ -1,6 +1,20 @@
 import { equalsBytes, type PrefixedHexString } from '@ethereumjs/util'
 import type { CallRequest, StateOverrides } from '../exec/call.ts'
-import { custom, field, optionalField, ParamError, parseAddress, parseData, parseHash, parseObject, parseQuantity } from './params.ts'
+import { custom, describe, field, optionalField, ParamError, parseAddress, parseData, parseHash, parseObject, parseQuantity, parseUint256, parseUint64 } from './params.ts'
+
+/**
+ * The transaction types a call object may name: legacy, EIP-2930, EIP-1559, EIP-7702 and ZKsync's
+ * EIP-712 (zksync-ethers sends 0x71 with its estimates). Blob transactions (0x3) are refused.
+ */
+const CALL_TYPES = new Set([0x0, 0x1, 0x2, 0x4, 0x71])
+
+function parseCallType(value: unknown): number {
+  const type = typeof value === 'number' && Number.isSafeInteger(value) ? value : typeof value === 'string' ? Number(parseQuantity(value)) : NaN
+  if (!CALL_TYPES.has(type)) {
+    throw new ParamError(`expected a transaction type this node runs: "0x0", "0x1", "0x2", "0x4" or "0x71", got ${describe(value)}`)
+  }
+  return type
+}
 
 /** The call object of eth_call / eth_estimateGas / debug_traceCall, as geth reads it. */
 export function parseCallRequest(value: unknown): CallRequest {
@@ -13,13 +27,17 @@ export function parseCallRequest(value: unknown): CallRequest {
   const request: CallRequest = {
     from: optionalField(object, 'from', parseAddress),
     to: optionalField(object, 'to', parseAddress),
-    gas: optionalField(object, 'gas', parseQuantity),
-    gasPrice: optionalField(object, 'gasPrice', parseQuantity),
-    maxFeePerGas: optionalField(object, 'maxFeePerGas', parseQuantity),
-    maxPriorityFeePerGas: optionalField(object, 'maxPriorityFeePerGas', parseQuantity),
-    value: optionalField(object, 'value', parseQuantity),
+    // geth's widths: gas and nonce are uint64, prices and value uint256.
+    gas: optionalField(object, 'gas', parseUint64),
+    gasPrice: optionalField(object, 'gasPrice', parseUint256),
+    maxFeePerGas: optionalField(object, 'maxFeePerGas', parseUint256),
+    maxPriorityFeePerGas: optionalField(object, 'maxPriorityFeePerGas', parseUint256),
+    value: optionalField(object, 'value', parseUint256),
     data: input ?? data,
     accessList: optionalField(object, 'accessList', parseAccessList),
+    nonce: optionalField(object, 'nonce', parseUint64),
+    type: optionalField(object, 'type', parseCallType),
+    chainId: optionalField(object, 'chainId', parseUint256),
   }
   if (request.gasPrice !== undefined && (request.maxFeePerGas !== undefined || request.maxPriorityFeePerGas !== undefined)) {
     throw new ParamError('both gasPrice and (maxFeePerGas or maxPriorityFeePerGas) specified')

@@ -19,9 +19,32 @@ export class ParamError extends Error {}
 
 export type ParamValues<P extends readonly Param<unknown>[]> = { [K in keyof P]: P[K] extends Param<infer T> ? T : never }
 
+/**
+ * How deeply params may nest (docs/json-rpc.md, "Limits"). The deepest a method takes is a few
+ * levels (log topics, state overrides, EIP-712 typed data a dozen); JSON.parse itself reads a
+ * million, but the code after it (a value described in an error message, a log line, a structured
+ * clone to a worker) recurses, and overflowed the stack at ~6,000.
+ */
+export const MAX_PARAMS_DEPTH = 100
+
+/** Whether `value` nests arrays and objects deeper than `max` levels: a walk without recursion. */
+export function nestsDeeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]]
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!
+    if (typeof item !== 'object' || item === null) continue
+    if (depth > max) return true
+    for (const child of Array.isArray(item) ? item : Object.values(item)) {
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1])
+    }
+  }
+  return false
+}
+
 export function parseParams<P extends readonly Param<unknown>[]>(schema: P, params: unknown): ParamValues<P> {
   if (params === undefined || params === null) params = []
   if (!Array.isArray(params)) throw new InvalidParamsError('invalid params: expected an array of positional parameters')
+  if (nestsDeeperThan(params, MAX_PARAMS_DEPTH)) throw new InvalidParamsError(`invalid params: nested deeper than ${MAX_PARAMS_DEPTH} levels`)
   if (params.length > schema.length) {
     throw new InvalidParamsError(`too many arguments, want at most ${schema.length}`)
   }
@@ -99,6 +122,22 @@ export function parseQuantity(value: unknown): bigint {
   }
   return BigInt(value)
 }
+
+/**
+ * A hex quantity of at most `bits` bits, as geth decodes its fixed-size numbers (hexutil.Big for
+ * prices and values, hexutil.Uint64 for gas and nonces) and in its words.
+ */
+export function parseUint(bits: 64 | 256): (value: unknown) => bigint {
+  const max = (1n << BigInt(bits)) - 1n
+  return (value) => {
+    const number = parseQuantity(value)
+    if (number > max) throw new ParamError(`hex number > ${bits} bits`)
+    return number
+  }
+}
+
+export const parseUint64 = parseUint(64)
+export const parseUint256 = parseUint(256)
 
 const U32_MAX = 2 ** 32 - 1
 

@@ -1,6 +1,7 @@
 import type { StateOverrides } from '../exec/call.ts'
 import { TRACER_NAMES, type TracerName, type TracerOptions, type TraceStyle } from '../trace/tracer.ts'
 import { parseStateOverrides } from './callObject.ts'
+import { goDurationMs } from '../goDuration.ts'
 import { custom, field, isCount, ParamError, parseBoolean, parseObject } from './params.ts'
 
 /**
@@ -15,12 +16,13 @@ export interface TraceConfig {
   logger: { disableStack: boolean; disableStorage: boolean; enableMemory: boolean; enableReturnData: boolean; limit: number }
   /** debug_traceCall only. */
   stateOverrides: StateOverrides | undefined
+  /** geth's tracer `timeout`, in ms (0: none); undefined: the node's limits.evmTimeoutMs. */
+  timeoutMs: number | undefined
 }
 
 const TRACER_FLAGS = ['onlyTopCall', 'withLog', 'includePrecompiles', 'convertParityErrors', 'diffMode', 'disableCode', 'disableStorage'] as const
 type TracerFlag = (typeof TRACER_FLAGS)[number]
 
-const DURATION_RE = /^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/
 
 /** A key of a trace config: undefined when absent, else as `field` (a null is checked like any value). */
 function given<T>(object: Record<string, unknown>, key: string, parse: (value: unknown) => T): T | undefined {
@@ -31,8 +33,8 @@ function parseTraceConfig(value: unknown, forCall: boolean): TraceConfig {
   const object = value === undefined ? {} : parseObject(value)
   const flag = (key: string) => given(object, key, parseBoolean) ?? false
   const tracer = given(object, 'tracer', parseTracerName)
-  // Checked and not enforced (docs/methods.md): execution is bounded by gas, struct logs by size.
-  given(object, 'timeout', parseDuration)
+  const timeoutMs = given(object, 'timeout', parseDuration)
+  // Checked and not used: every block's state is kept, nothing is re-executed to reach it.
   given(object, 'reexec', parseCount)
   if (object.blockOverrides !== undefined) {
     throw new ParamError('blockOverrides: block overrides are not supported; the call runs in the block after the one named')
@@ -51,6 +53,7 @@ function parseTraceConfig(value: unknown, forCall: boolean): TraceConfig {
       limit: given(object, 'limit', parseCount) ?? 0,
     },
     stateOverrides: given(object, 'stateOverrides', parseStateOverrides),
+    timeoutMs,
   }
 }
 
@@ -67,11 +70,11 @@ function parseTracerName(value: unknown): TracerName {
   throw new ParamError(`unknown tracer ${shown}; the tracers are ${TRACER_NAMES.join(', ')}`)
 }
 
-function parseDuration(value: unknown): string {
-  if (typeof value !== 'string' || !DURATION_RE.test(value)) {
-    throw new ParamError(`expected a duration like "10s" or "500ms", got ${JSON.stringify(value)}`)
-  }
-  return value
+/** A Go duration ("10s", "1m30s", "500ms") in milliseconds, as geth's tracer `timeout` reads it. */
+function parseDuration(value: unknown): number {
+  const ms = typeof value === 'string' ? goDurationMs(value) : undefined
+  if (ms === undefined) throw new ParamError(`expected a duration like "10s" or "500ms", got ${JSON.stringify(value)}`)
+  return ms
 }
 
 function parseCount(value: unknown): number {

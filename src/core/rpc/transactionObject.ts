@@ -1,15 +1,13 @@
 import type { PrefixedHexString } from '@ethereumjs/util'
 import { parseCallRequest } from './callObject.ts'
 import type { CallRequest } from '../exec/call.ts'
-import { custom, field, optionalField, ParamError, parseAddress, parseObject, parseQuantity } from './params.ts'
+import { custom, field, optionalField, ParamError, parseAddress, parseObject } from './params.ts'
 
 /** eth_sendTransaction's / eth_signTransaction's object: a call plus what a transaction fixes. */
 export interface TransactionRequest extends CallRequest {
   from: PrefixedHexString
-  nonce?: bigint
   /** 0 (legacy), 1 (EIP-2930) or 2 (EIP-1559); chosen from the fee fields when absent. */
   type?: 0 | 1 | 2
-  chainId?: bigint
 }
 
 const TYPES: Record<string, 0 | 1 | 2> = { '0x0': 0, '0x1': 1, '0x2': 2 }
@@ -24,9 +22,7 @@ function parseTransactionRequest(value: unknown): TransactionRequest {
   return {
     ...parseCallRequest(object),
     from: field(object, 'from', parseAddress),
-    nonce: optionalField(object, 'nonce', parseQuantity),
     type,
-    chainId: optionalField(object, 'chainId', parseQuantity),
   }
 }
 

@@ -24,23 +24,31 @@ export interface BlockTraceEntry {
  * Traces every transaction of a mined block: the block is replayed on its parent's state, each
  * transaction after the ones before it, under the tracer.
  */
-export async function traceBlock(node: Node, block: BlockRecord, tracer: Tracer): Promise<BlockTraceEntry[]> {
+export async function traceBlock(node: Node, block: BlockRecord, tracer: Tracer, timeoutMs: number): Promise<BlockTraceEntry[]> {
   if (block.transactions.length === 0) return []
-  return replay(node, block, block.transactions.length - 1, () => true, tracer)
+  return replay(node, block, block.transactions.length - 1, () => true, tracer, timeoutMs)
 }
 
 /** Traces a mined transaction: its block's earlier transactions replayed untraced first. */
-export async function traceTransaction(node: Node, tx: TransactionRecord, tracer: Tracer): Promise<unknown> {
+export async function traceTransaction(node: Node, tx: TransactionRecord, tracer: Tracer, timeoutMs: number): Promise<unknown> {
   const block = node.chain.byNumber(tx.blockNumber)!
-  const [entry] = await replay(node, block, tx.index, (index) => index === tx.index, tracer)
+  const [entry] = await replay(node, block, tx.index, (index) => index === tx.index, tracer, timeoutMs)
   return entry.result
 }
 
 /**
  * Traces a call as eth_call runs it (inCallSandbox): on the state after the block `ref` names, in
- * the context of a call at that block, with geth's state overrides applied first.
+ * the context of a call at that block, with geth's state overrides applied first. Like every
+ * trace, it stops after `timeoutMs` (the trace config's `timeout`, else limits.evmTimeoutMs).
  */
-export async function traceCall(node: Node, ref: BlockRef, request: CallRequest, overrides: StateOverrides | undefined, tracer: Tracer): Promise<unknown> {
+export async function traceCall(
+  node: Node,
+  ref: BlockRef,
+  request: CallRequest,
+  overrides: StateOverrides | undefined,
+  tracer: Tracer,
+  timeoutMs: number,
+): Promise<unknown> {
   return inCallSandbox(node, ref, request, overrides, async ({ vm, context, gas }) => {
     const target: TraceTarget = {
       gasLimit: gas,
@@ -57,7 +65,7 @@ export async function traceCall(node: Node, ref: BlockRef, request: CallRequest,
     }
     const { trace } = await tracer.run(vm, () => runCall(vm, context, request, gas), target, false)
     return trace
-  })
+  }, { ms: timeoutMs, wording: 'trace' })
 }
 
 /**
@@ -72,12 +80,14 @@ async function replay(
   last: number,
   traced: (index: number) => boolean,
   tracer: Tracer,
+  timeoutMs: number,
 ): Promise<BlockTraceEntry[]> {
   const parent = node.chain.byNumber(block.number - 1n)!
   const context = createBlock({ header: block.header.toJSON() }, { common: node.common })
   // The parent's state as the block was built on it: with the edits made while it was the head.
   const sandbox = await node.state.sandbox(stateRootOf(parent))
-  return sandbox.run(async (vm) => {
+  // The whole replay within the time limit, as geth's tracer timeout covers a transaction's.
+  return sandbox.runTimed(timeoutMs, 'trace', async (vm) => {
     const entries: BlockTraceEntry[] = []
     let blockGasUsed = 0n
     for (const record of block.transactions.slice(0, last + 1)) {

@@ -131,6 +131,27 @@ describe('raw text', () => {
   })
 })
 
+describe('deep nesting', () => {
+  const deep = (levels: number) => '['.repeat(levels) + ']'.repeat(levels)
+  const refused = { code: -32602, message: 'invalid params: nested deeper than 100 levels' }
+
+  test('params nested past 100 levels are -32602 in request, handle and handleText, whatever the method', async () => {
+    for (const method of ['eth_getBalance', 'eth_call', 'eth_chainId', 'anvil_setStorageAt']) {
+      const params = JSON.parse(deep(6000)) as unknown[]
+      await expect(node.request({ method, params })).rejects.toMatchObject(refused)
+      expect(await node.handle({ jsonrpc: '2.0', id: 1, method, params })).toEqual({ jsonrpc: '2.0', id: 1, error: refused })
+      expect(JSON.parse((await node.handleText(`{"jsonrpc":"2.0","id":1,"method":"${method}","params":${deep(6000)}}`))!)).toEqual({ jsonrpc: '2.0', id: 1, error: refused })
+    }
+    // A million levels: JSON.parse reads them, the node refuses them as quickly.
+    expect(JSON.parse((await node.handleText(`{"jsonrpc":"2.0","id":1,"method":"eth_call","params":${deep(1_000_000)}}`))!).error).toEqual(refused)
+  })
+
+  test('100 levels are still read (and answered by the method)', async () => {
+    const reply = JSON.parse((await node.handleText(`{"jsonrpc":"2.0","id":1,"method":"eth_getBalance","params":${deep(100)}}`))!)
+    expect(reply.error).toMatchObject({ code: -32602, message: expect.stringMatching(/^invalid argument 0 \(address\)/) })
+  })
+})
+
 describe('invalid requests (-32600)', () => {
   test.each([
     ['a number', 1],

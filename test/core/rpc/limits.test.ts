@@ -37,6 +37,7 @@ test('the defaults are the documented ones', () => {
     maxFilters: 1000,
     filterIdleMs: 5 * 60 * 1000,
     callGasCap: 50_000_000n,
+    evmTimeoutMs: 5000,
     maxTraceBytes: 32 * 1024 * 1024,
     maxMineBlocks: 10_000,
   })
@@ -221,7 +222,9 @@ describe('call gas cap', () => {
     const overrides = { [FRESH]: { code: GAS_LEFT_CODE } }
     const gasLeft = (gas?: string) => call<string>('eth_call', { to: FRESH, gas }, 'latest', overrides)
     // The call starts with the cap minus the transaction's intrinsic 21000, minus GAS itself.
-    expect(BigInt(await gasLeft('0xffffffffffffffffffff'))).toBe(100_000n - 21_000n - 2n)
+    expect(BigInt(await gasLeft('0xffffffffffffffff'))).toBe(100_000n - 21_000n - 2n)
+    // Past 64 bits it is not a gas amount at all: refused as geth refuses it.
+    await expect(gasLeft('0xffffffffffffffffffff')).rejects.toMatchObject({ code: -32602, message: 'invalid argument 0 (call): gas: hex number > 64 bits' })
     expect(BigInt(await gasLeft())).toBe(100_000n - 21_000n - 2n)
     expect(BigInt(await gasLeft(hex(50_000)))).toBe(50_000n - 21_000n - 2n)
   })

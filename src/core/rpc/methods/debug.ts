@@ -11,6 +11,11 @@ function tracerFor(node: Node, config: TraceConfig | undefined): Tracer {
   return createTracer(tracerOptions(config, node.config.tracing), node.config.tracing, node.config.limits.maxTraceBytes)
 }
 
+/** The trace config's `timeout` (geth's tracer timeout), else the node's execution time limit. */
+function timeoutOf(node: Node, config: TraceConfig | undefined): number {
+  return config?.timeoutMs ?? node.config.limits.evmTimeoutMs
+}
+
 /**
  * debug_ tracing. Nothing is traced at mining time: a mined transaction is re-executed on
  * demand, its block replayed on the parent's state (trace/replay.ts).
@@ -18,23 +23,23 @@ function tracerFor(node: Node, config: TraceConfig | undefined): Tracer {
 export const debugMethods: MethodTable = {
   debug_traceTransaction: method([hash('transactionHash'), optional(traceConfig('config'))], async (node, [txHash, config]) => {
     const tx = node.chain.transaction(txHash)
-    return tx ? traceTransaction(node, tx, tracerFor(node, config)) : null
+    return tx ? traceTransaction(node, tx, tracerFor(node, config), timeoutOf(node, config)) : null
   }),
 
   debug_traceCall: method(
     [callRequest('call'), blockOrLatest(), optional(traceCallConfig('config'))],
     async (node, [request, ref, config]) =>
-      traceCall(node, ref, request, config?.stateOverrides, tracerFor(node, config)),
+      traceCall(node, ref, request, config?.stateOverrides, tracerFor(node, config), timeoutOf(node, config)),
   ),
 
   debug_traceBlockByNumber: method([blockRef('block'), optional(traceConfig('config'))], async (node, [ref, config]) => {
     const tracer = tracerFor(node, config)
     // No pending block is built here (pending state is the head's): nothing to trace, as on ZKsync.
     if (ref.kind === 'tag' && ref.tag === 'pending') return []
-    return traceBlock(node, node.block(ref), tracer)
+    return traceBlock(node, node.block(ref), tracer, timeoutOf(node, config))
   }),
 
   debug_traceBlockByHash: method([hash('blockHash'), optional(traceConfig('config'))], async (node, [blockHash, config]) =>
-    traceBlock(node, node.block({ kind: 'hash', hash: blockHash, requireCanonical: false }), tracerFor(node, config)),
+    traceBlock(node, node.block({ kind: 'hash', hash: blockHash, requireCanonical: false }), tracerFor(node, config), timeoutOf(node, config)),
   ),
 }

@@ -42,14 +42,17 @@ function parseTokenLimit(value: unknown): number {
  * transaction will write and emit. The output is optimistic (era's word): the transaction runs
  * on the head state before it is pooled, so it cannot see pooled transactions that are not
  * mined yet. Its events have no block yet; they name the batch the next block joins and the
- * position the transaction takes there.
+ * position the transaction takes there. The simulation has eth_call's time limit: past it the
+ * transaction is refused, not pooled.
  */
 const sendRawTransactionWithDetailedOutput: MethodSpec = method([data('transaction')], async (node, [raw]) => {
   const signed = decodeRawTransaction(raw, node.common)
   await node.admit(signed)
   const head = node.chain.head
   const sandbox = await node.sandbox(head)
-  const simulated = await sandbox.run((vm) => simulateTransaction(vm, node.callContext(head, true), signed))
+  // A simulation like eth_call's, time-limited alike: a looping transaction is refused here
+  // (execution aborted) instead of holding the node for as long as its gas lasts.
+  const simulated = await sandbox.runTimed(node.config.limits.evmTimeoutMs, 'call', (vm) => simulateTransaction(vm, node.callContext(head, true), signed))
   const placement = node.chain.nextBatchPlacement(node.clock.nextTimestamp(head.header.timestamp))
   const transactionIndex = bigIntToHex(BigInt(placement.txOffset + node.pool.size))
   await node.submit(signed)
