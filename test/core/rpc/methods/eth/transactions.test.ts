@@ -38,7 +38,7 @@ const probe = new Interface(artifacts.Probe.abi as InterfaceAbi)
 const EIP1559_TX_KEYS = [
   'hash', 'nonce', 'blockHash', 'blockNumber', 'transactionIndex', 'from', 'to', 'value', 'gasPrice', 'gas',
   'input', 'yParity', 'v', 'r', 's', 'type', 'accessList', 'maxFeePerGas', 'maxPriorityFeePerGas', 'chainId',
-  'l1BatchNumber', 'l1BatchTxIndex',
+  'l1BatchNumber', 'l1BatchTxIndex', 'blockTimestamp',
 ]
 const RECEIPT_KEYS = [
   'transactionHash', 'transactionIndex', 'blockHash', 'blockNumber', 'l1BatchTxIndex', 'l1BatchNumber', 'from',
@@ -103,6 +103,7 @@ describe('eth_getTransactionByHash', () => {
       chainId: '0x104',
       l1BatchNumber: '0x1',
       l1BatchTxIndex: '0x0',
+      blockTimestamp: (block as unknown as { timestamp: string }).timestamp,
     })
   })
 
@@ -149,6 +150,7 @@ describe('eth_getTransactionByHash', () => {
       transactionIndex: null,
       l1BatchNumber: null,
       l1BatchTxIndex: null,
+      blockTimestamp: null,
       from: DEV[0].address,
       gasPrice: hex(2n * GAS_PRICE),
     })
