@@ -70,7 +70,13 @@ export async function applyStateOverrides(vm: VM, overrides: StateOverrides): Pr
  * real transaction's. Nonce checks are skipped and a sender short of gas money is topped up; the
  * caller runs this inside a checkpoint that is reverted.
  */
-export async function runCall(vm: VM, context: Block, request: CallRequest, gasLimit: bigint): Promise<RunTxResult> {
+export async function runCall(
+  vm: VM,
+  context: Block,
+  request: CallRequest,
+  gasLimit: bigint,
+  { reportAccessList = false }: { reportAccessList?: boolean } = {},
+): Promise<RunTxResult> {
   const from = request.from ? createAddressFromString(request.from) : createZeroAddress()
   const account = await vm.stateManager.getAccount(from)
   const value = request.value ?? 0n
@@ -90,6 +96,7 @@ export async function runCall(vm: VM, context: Block, request: CallRequest, gasL
         skipBalance: true,
         skipBlockGasLimitValidation: true,
         skipHardForkValidation: true,
+        reportAccessList,
       }),
     )
   } catch (error) {
