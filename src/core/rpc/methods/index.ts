@@ -1,6 +1,7 @@
 import type { MethodTable } from '../method.ts'
 import { anvilMethods } from './anvil.ts'
 import { debugMethods } from './debug.ts'
+import { debugRawMethods } from './debugRaw.ts'
 import { blockMethods } from './eth/blocks.ts'
 import { executionMethods } from './eth/execution.ts'
 import { feeMethods } from './eth/fees.ts'
@@ -30,6 +31,7 @@ export const methods: MethodTable = {
   ...zksMethods,
   ...unstableMethods,
   ...debugMethods,
+  ...debugRawMethods,
   ...walletMethods,
   ...txpoolMethods,
   ...evmMethods,
