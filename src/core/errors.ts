@@ -115,6 +115,29 @@ export class ExecutionError extends RpcError {
 /** The engine refused to run a call at its gas limit: below the intrinsic gas (eth_estimateGas tries higher). */
 export class GasLimitTooLowError extends ExecutionError {}
 
+/**
+ * eth_simulateV1's own codes (execution-apis): a simulated transaction a block could not hold
+ * (-38010 nonce too low … -38015 block gas limit exceeded), blocks out of order (-38020, -38021),
+ * a request over the node's limits (-38026).
+ */
+export const SimulationErrorCode = {
+  nonceTooLow: -38010,
+  nonceTooHigh: -38011,
+  baseFeeTooLow: -38012,
+  intrinsicGas: -38013,
+  insufficientFunds: -38014,
+  blockGasLimit: -38015,
+  blockNumberOrder: -38020,
+  blockTimestampOrder: -38021,
+  clientLimit: -38026,
+} as const
+
+export class SimulationError extends RpcError {
+  constructor(code: (typeof SimulationErrorCode)[keyof typeof SimulationErrorCode], message: string, options: RpcErrorOptions = {}) {
+    super(code, message, options.data, options)
+  }
+}
+
 // ---- transactions the node refuses (geth's txpool wording, -32000) ----
 
 /** A transaction the node refuses to accept (geth's txpool/core wording in `message`). */

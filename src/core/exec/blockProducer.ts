@@ -16,6 +16,9 @@ export interface BlockTemplate {
   coinbase: Address
   gasLimit: bigint
   baseFeePerGas: bigint
+  /** eth_simulateV1's overrides: a number beyond parent + 1, a chosen PREVRANDAO. */
+  number?: bigint
+  prevRandao?: Uint8Array
 }
 
 export interface IncludedTransaction<T extends SignedTransaction = SignedTransaction> {
@@ -78,17 +81,17 @@ const minedContexts = new WeakMap<BlockHeader, Block>()
 let lastContext: (BlockTemplate & { common: Common; block: Block }) | undefined
 
 /** The header fields known before execution; the sealed header adds roots, bloom and gas. */
-function contextFields(template: BlockTemplate): HeaderData {
+export function contextFields(template: BlockTemplate): HeaderData {
   const { parent } = template
   return {
     parentHash: parent.hash(),
-    number: parent.number + 1n,
+    number: template.number ?? parent.number + 1n,
     timestamp: template.timestamp,
     gasLimit: template.gasLimit,
     baseFeePerGas: template.baseFeePerGas,
     coinbase: template.coinbase,
     // A deterministic, ever-changing PREVRANDAO: the hash of the parent's.
-    mixHash: keccak256(parent.mixHash),
+    mixHash: template.prevRandao ?? keccak256(parent.mixHash),
     excessBlobGas: 0n,
     blobGasUsed: 0n,
     parentBeaconBlockRoot: ZERO_32,

@@ -7,6 +7,7 @@ import { executionMethods } from './eth/execution.ts'
 import { feeMethods } from './eth/fees.ts'
 import { logMethods } from './eth/logs.ts'
 import { nodeMethods } from './eth/node.ts'
+import { simulateMethods } from './eth/simulate.ts'
 import { stateMethods } from './eth/state.ts'
 import { transactionMethods } from './eth/transactions.ts'
 import { evmMethods } from './evm.ts'
@@ -23,6 +24,7 @@ export const methods: MethodTable = {
   ...feeMethods,
   ...stateMethods,
   ...executionMethods,
+  ...simulateMethods,
   ...blockMethods,
   ...transactionMethods,
   ...logMethods,
