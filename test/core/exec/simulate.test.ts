@@ -50,7 +50,7 @@ describe('eth_simulateV1', () => {
     expect(results[2].error?.message).toMatch(/ERC20: transfer amount exceeds balance/)
     // Nothing happened on the chain.
     expect(await rpc(node)('eth_blockNumber')).toBe(head)
-    expect(await token.balanceOf(OTHER)).toBe(0n)
+    expect(await token.getFunction('balanceOf')(OTHER)).toBe(0n)
   })
 
   test("viem simulateCalls with traceAssetChanges: the sender's ETH and token changes", async () => {

@@ -13,6 +13,7 @@ import { transactionMethods } from './eth/transactions.ts'
 import { evmMethods } from './evm.ts'
 import { hardhatMethods } from './hardhat.ts'
 import { netMethods } from './net.ts'
+import { otsMethods } from './ots.ts'
 import { txpoolMethods } from './txpool.ts'
 import { walletMethods } from './wallet.ts'
 import { web3Methods } from './web3.ts'
@@ -39,4 +40,5 @@ export const methods: MethodTable = {
   ...evmMethods,
   ...anvilMethods,
   ...hardhatMethods,
+  ...otsMethods,
 }
