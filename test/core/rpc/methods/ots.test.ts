@@ -83,7 +83,7 @@ describe('Otterscan (ots_)', () => {
     const touching = []
     for (let v = 1; v <= 5; v++) touching.push((await send(tracing.nested(leafAddress, v))).hash)
     await call('eth_sendRawTransaction', await signTx(DEV[1].key, { to: DEV[2].address }))
-    const deployment = (await call<{ hash: string }[]>('ots_searchTransactionsAfter', leafAddress, 0, 1)).txs
+    const deployment = (await call<Search>('ots_searchTransactionsAfter', leafAddress, 0, 1)).txs
     expect(deployment.map((tx) => tx.blockNumber)).toEqual(['0x1'])
 
     // Before: newest first, two per page, until the deployment.
