@@ -130,17 +130,16 @@ async function sealBlock(
 ): Promise<SimulatedBlockResult> {
   const gasLimit = overrides.gasLimit ?? base.header.gasLimit
   const baseFeePerGas = overrides.baseFeePerGas ?? (options.validation ? base.baseFee : 0n)
-  const fields = {
-    ...contextFields({
-      parent,
-      number: parent.number + 1n,
-      timestamp: overrides.time,
-      coinbase: createAddressFromString(overrides.feeRecipient ?? ZERO_ADDRESS),
-      gasLimit,
-      baseFeePerGas,
-      prevRandao: overrides.prevRandao ?? new Uint8Array(32),
-    }),
-  }
+  const fields = contextFields({
+    parent,
+    number: parent.number + 1n,
+    timestamp: overrides.time,
+    coinbase: createAddressFromString(overrides.feeRecipient ?? ZERO_ADDRESS),
+    gasLimit,
+    baseFeePerGas,
+    // The spec's default PREVRANDAO is zero.
+    prevRandao: overrides.prevRandao ?? new Uint8Array(32),
+  })
   const context = createBlock({ header: fields }, { common: vm.common })
 
   const ran: RanCall[] = []
@@ -240,11 +239,9 @@ async function runSimulatedCall(
     throw new SimulationError(SimulationErrorCode.blockGasLimit, `block gas limit reached: the call asks for ${request.gas} gas, the block has ${gasLeft} left`)
   }
   const gas = request.gas ?? (gasLeft < callGasCap ? gasLeft : callGasCap)
-  let call = request
-  if (options.validation) {
-    call = await validated(vm, sender, request, gas, baseFee)
-  }
-  const before = options.validation || isPriced(call) ? undefined : await vm.stateManager.getAccount(sender)
+  const call = options.validation ? await validated(vm, sender, request, gas, baseFee) : request
+  // runCall lends an unpriced call its gas money at the base fee (see below).
+  const lent = !options.validation && !isPriced(call)
 
   let ran: { tx: TypedTransaction; result: RunTxResult } | undefined
   const execute = async () => {
@@ -267,7 +264,7 @@ async function runSimulatedCall(
   const { tx, result } = ran!
   // An unpriced call pays nothing, as geth runs it at price 0: the gas money lent at an
   // overridden base fee is taken back, refund included.
-  if (before !== undefined && baseFee > 0n) await takeBackLentGas(vm, sender, (gas - result.totalGasSpent) * baseFee)
+  if (lent && baseFee > 0n) await takeBackLentGas(vm, sender, (gas - result.totalGasSpent) * baseFee)
   return { tx: withZeroSignature(vm, tx, sender), from, result, logs }
 }
 

@@ -104,7 +104,28 @@ describe('eth_simulateV1', () => {
     expect(await call('eth_getBalance', STRANGER, 'latest')).toBe('0x0')
   })
 
-  test('numbers an override skips are filled with empty blocks, as geth fills them', async () => {
+  test('without validation a call pays no gas, even at an overridden base fee (BASEFEE reads it)', async () => {
+    const call = rpc(await startNode())
+    const reader = '0x00000000000000000000000000000000000000bb'
+    // CALLER BALANCE, then BASEFEE: returns (the caller's balance, the base fee).
+    const code = '0x33315f524860205260405ff3'
+    const blocks = await call<SimBlock[]>('eth_simulateV1', {
+      blockStateCalls: [
+        {
+          blockOverrides: { baseFeePerGas: '0x3b9aca00' },
+          stateOverrides: { [STRANGER]: { balance: '0xde0b6b3a7640000' }, [reader]: { code } },
+          calls: [{ from: STRANGER, to: OTHER, value: '0x16345785d8a0000' }, { from: STRANGER, to: reader }],
+        },
+      ],
+    })
+    expect(blocks[0].baseFeePerGas).toBe('0x3b9aca00')
+    const returned = blocks[0].calls[1].returnData
+    // 1 ether less the 0.1 sent: no gas money went anywhere; BASEFEE is the override.
+    expect(BigInt(returned.slice(0, 66))).toBe(parseEther('0.9'))
+    expect(BigInt(`0x${returned.slice(66)}`)).toBe(10n ** 9n)
+  })
+
+    test('numbers an override skips are filled with empty blocks, as geth fills them', async () => {
     const call = rpc(await startNode())
     const head = await call<{ number: string; hash: string; timestamp: string }>('eth_getBlockByNumber', 'latest', false)
     const blocks = await call<SimBlock[]>('eth_simulateV1', {
