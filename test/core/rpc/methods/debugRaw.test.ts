@@ -1,6 +1,7 @@
 import { decodeRlp, getBytes, keccak256, Transaction } from 'ethers'
 import { describe, expect, test } from 'vitest'
 import { orderedTrieRoot } from '../../../../src/core/exec/orderedTrie.ts'
+import { MemoryStore } from '../../../../src/core/index.ts'
 import { bytesToHex } from '../../../../src/core/hexText.ts'
 import { deploy, DEV, devWallet, mineBlock, rpc, startNode } from '../../../support/chain.ts'
 import { expectRpcError } from '../../../support/expectRpc.ts'
@@ -86,6 +87,22 @@ describe('debug_getRaw*', () => {
     // A hash it does not know: geth's empty bytes.
     expect(await call('debug_getRawTransaction', keccak256('0x01'))).toBe('0x')
     await expectRpcError(call('debug_getRawTransaction', '0x01'), -32602, /^invalid argument 0 \(transactionHash\)/)
+  })
+
+  test('a chain reopened from its store gives the same bytes (blocks decoded from their records)', async () => {
+    const store = new MemoryStore()
+    const first = await startNode({ store })
+    const call = rpc(first)
+    const token = await deploy(devWallet(first), 'Token', 'T', 'T', 1000n)
+    await (await (token.getFunction('transfer') as (to: string, value: bigint) => Promise<{ wait(): Promise<unknown> }>)(DEV[1].address, 5n)).wait()
+    await call('eth_sendRawTransaction', await signTx(DEV[1].key, { type: 0, gasPrice: 10n ** 9n }))
+    const before = await Promise.all(['0x1', '0x2', '0x3'].flatMap((n) => [call('debug_getRawBlock', n), call('debug_getRawReceipts', n)]))
+    await first.close()
+    const reopened = rpc(await startNode({ store }))
+    const after = await Promise.all(['0x1', '0x2', '0x3'].flatMap((n) => [reopened('debug_getRawBlock', n), reopened('debug_getRawReceipts', n)]))
+    expect(after).toEqual(before)
+    const block = await reopened<Block>('eth_getBlockByNumber', '0x2', false)
+    expect(root(await reopened<string[]>('debug_getRawReceipts', '0x2'))).toBe(block.receiptsRoot)
   })
 
   test('a pending transaction is found too (geth looks in the pool)', async () => {
