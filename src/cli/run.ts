@@ -30,17 +30,20 @@ export interface RunningNode {
  * file that cannot be used) is a CliError with a one-line message; nothing is left open then.
  */
 export async function startPagenode(options: CliOptions, out: Output): Promise<RunningNode> {
+  let store: FileStore | undefined
+  let node: Pagenode | undefined
   const server = new RpcServer({
     maxRequestBytes: options.limits.maxRequestBytes ?? DEFAULT_LIMITS.maxRequestBytes,
     access: accessPolicy(options.allowHosts, options.allowOrigins),
-    onRequest: options.verbose ? (record) => out.log(formatRequestLine(record)) : undefined,
+    // The request log: --verbose turns it on at start, anvil_/hardhat_setLoggingEnabled at run time.
+    onRequest: (record) => {
+      if (node?.loggingEnabled ?? options.verbose) out.log(formatRequestLine(record))
+    },
   })
   // The port first: failing there must not create or touch a state file.
   const address = await server.listen(options.host, options.port).catch((error: NodeJS.ErrnoException) => {
     throw listenError(error, options)
   })
-  let store: FileStore | undefined
-  let node: Pagenode | undefined
   try {
     store = options.state === undefined ? undefined : await openStateFile(options.state, options.chainId)
     node = await createNode({
@@ -51,6 +54,7 @@ export async function startPagenode(options: CliOptions, out: Output): Promise<R
       codeSizeLimit: options.codeSizeLimit,
       throwOnTransactionFailures: options.throwOnTransactionFailures,
       limits: options.limits,
+      logging: options.verbose,
       store,
       // A bug in pagenode: one line, or with --verbose its params and the stacks of its causes.
       onInternalError: (error, call) => out.error(formatInternalError(error, call, options.verbose)),

@@ -88,6 +88,11 @@ export interface NodeConfig {
    */
   throwOnTransactionFailures?: boolean
   /**
+   * Whether request logging starts on (the CLI's --verbose: one line per request). anvil_/
+   * hardhat_setLoggingEnabled switch it while the node runs (`Pagenode.loggingEnabled`).
+   */
+  logging?: boolean
+  /**
    * Output of the debug_trace* methods: 'zksync' (ZKsync's DebugCall; callTracer by default) or
    * 'geth' (geth's exact callTracer output; the struct logger by default).
    */
@@ -118,6 +123,7 @@ export interface ResolvedConfig {
   tracing: TraceStyle
   codeSizeLimit: number | false
   throwOnTransactionFailures: boolean
+  logging: boolean
   onInternalError: InternalErrorHandler
 }
 
@@ -189,6 +195,7 @@ export function resolveConfig(config: NodeConfig = {}): ResolvedConfig {
     tracing,
     codeSizeLimit,
     throwOnTransactionFailures: config.throwOnTransactionFailures ?? false,
+    logging: config.logging ?? false,
     onInternalError: config.onInternalError ?? logInternalError,
   }
 }

@@ -22,6 +22,8 @@ export const ErrorCode = {
   executionReverted: 3,
   /** geth's generic server error: rejected transactions, unknown filters, failed execution. */
   server: -32000,
+  /** EIP-7966 (geth's txSyncTimeoutError): eth_sendRawTransactionSync's transaction was not mined in time. */
+  transactionSyncTimeout: 4,
   /** EIP-1474: a query that would exceed a configured limit. */
   limitExceeded: -32005,
   /** EIP-1193: the account (or method) is not authorized: a sender the node holds no key for. */
@@ -127,6 +129,29 @@ export class ExecutionTimeoutError extends ExecutionError {
   }
 }
 
+/**
+ * eth_simulateV1's own codes (execution-apis): a simulated transaction a block could not hold
+ * (-38010 nonce too low … -38015 block gas limit exceeded), blocks out of order (-38020, -38021),
+ * a request over the node's limits (-38026).
+ */
+export const SimulationErrorCode = {
+  nonceTooLow: -38010,
+  nonceTooHigh: -38011,
+  baseFeeTooLow: -38012,
+  intrinsicGas: -38013,
+  insufficientFunds: -38014,
+  blockGasLimit: -38015,
+  blockNumberOrder: -38020,
+  blockTimestampOrder: -38021,
+  clientLimit: -38026,
+} as const
+
+export class SimulationError extends RpcError {
+  constructor(code: (typeof SimulationErrorCode)[keyof typeof SimulationErrorCode], message: string, options: RpcErrorOptions = {}) {
+    super(code, message, options.data, options)
+  }
+}
+
 // ---- transactions the node refuses (geth's txpool wording, -32000) ----
 
 /** A transaction the node refuses to accept (geth's txpool/core wording in `message`). */
@@ -143,6 +168,19 @@ export class TransactionRejectedError extends RpcError {
 export class TransactionFailedError extends RpcError {
   constructor(message: string, outOfGas: boolean, txHash: `0x${string}`, revertData: `0x${string}`) {
     super(outOfGas ? ErrorCode.server : ErrorCode.internal, message, { message, txHash, data: revertData })
+  }
+}
+
+/**
+ * eth_sendRawTransactionSync's transaction is in the pool but no block took it within the timeout
+ * (EIP-7966, geth's wording and code): `data` is its hash, for the caller to poll on.
+ */
+export class TransactionSyncTimeoutError extends RpcError {
+  constructor(
+    readonly hash: `0x${string}`,
+    timeoutMs: number,
+  ) {
+    super(ErrorCode.transactionSyncTimeout, `The transaction was added to the transaction pool but wasn't processed in ${timeoutMs / 1000}s.`, hash)
   }
 }
 

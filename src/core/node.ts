@@ -65,6 +65,8 @@ export class Node {
   /** Coinbase, gas limit, base fee and price floor of the blocks to come. */
   readonly params: BlockParams
   readonly impersonation = new Impersonation()
+  /** Whether requests are logged (the `logging` option; anvil_/hardhat_setLoggingEnabled). */
+  loggingEnabled: boolean
   readonly snapshots = new SnapshotRegistry()
 
   constructor(
@@ -77,6 +79,7 @@ export class Node {
     readonly store: Store,
     readonly writer: ChainWriter,
   ) {
+    this.loggingEnabled = config.logging
     this.filters = new FilterRegistry(config.limits, config.now)
     this.batches = new BatchPolicy(config.batches, config.now)
     this.params = new BlockParams({ gasLimit: config.blockGasLimit, baseFee: config.gasPrice })

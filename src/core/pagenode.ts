@@ -37,6 +37,12 @@ export interface Pagenode {
   readonly chainId: number
   /** The dev accounts: `eth_accounts`, with their keys. */
   readonly accounts: readonly DevAccountKey[]
+  /**
+   * Whether requests should be logged: the `logging` option, switched by anvil_setLoggingEnabled
+   * and hardhat_setLoggingEnabled (viem's setLoggingEnabled). The CLI prints its request log
+   * while it is on.
+   */
+  readonly loggingEnabled: boolean
   /** EIP-1193 style: resolves with the result, or rejects with an RpcError (code, message, data). */
   request(args: RequestArguments): Promise<unknown>
   /** A JSON-RPC request or batch as parsed JSON; undefined for notifications only. `pathMethod`: the method an HTTP path names. */
@@ -56,6 +62,9 @@ export async function createNode(options: NodeConfig = {}): Promise<Pagenode> {
   return {
     chainId: node.config.chainId,
     accounts,
+    get loggingEnabled() {
+      return node.loggingEnabled
+    },
     request: (args) => node.request(args),
     handle: (body, pathMethod) => node.handle(body, pathMethod),
     handleText: (text, pathMethod) => node.handleText(text, pathMethod),

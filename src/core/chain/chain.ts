@@ -2,6 +2,7 @@ import { type PrefixedHexString } from '@ethereumjs/util'
 import { bytesToHex } from '../hexText.ts'
 import { BatchIndex, type BatchPlacement, type BatchRecord } from './batches.ts'
 import type { BlockRecord, TransactionRecord } from './records.ts'
+import { SenderIndex } from './senderIndex.ts'
 import { StoredBlock, transactionHashesOf } from './storedBlock.ts'
 
 /** A block parameter after parsing (hex number, tag, or an EIP-1898 object). */
@@ -35,6 +36,7 @@ export class Chain {
   private unindexed: { from: number; to: number } | undefined
   /** Bytecodes published as factory dependencies, by versioned hash, with the block that first did. */
   private readonly bytecodes = new Map<PrefixedHexString, { bytecode: Uint8Array; block: bigint }>()
+  private readonly senders = new SenderIndex()
 
   get head(): BlockRecord {
     return this.blocks[this.blocks.length - 1]
@@ -142,6 +144,7 @@ export class Chain {
     }
     for (const [hash, { block }] of this.bytecodes) if (block > number) this.bytecodes.delete(hash)
     this.batches.truncate(number, (batch) => this.batchBlocks(batch))
+    this.senders.truncate(removed)
     return removed
   }
 
@@ -158,6 +161,12 @@ export class Chain {
     this.indexRestored()
     const found = this.txs.get(hash.toLowerCase() as PrefixedHexString)
     return found?.block.transactions[found.index]
+  }
+
+  /** The mined transaction `from` sent with `nonce`. */
+  transactionBySenderAndNonce(from: PrefixedHexString, nonce: bigint): TransactionRecord | undefined {
+    const hash = this.senders.lookup(from, nonce, this.range(this.senders.indexedBelow, this.head.number))
+    return hash && this.transaction(hash)
   }
 
   /** Whether a transaction is mined, without decoding its block. */

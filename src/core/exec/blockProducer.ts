@@ -16,7 +16,12 @@ export interface BlockTemplate {
   coinbase: Address
   gasLimit: bigint
   baseFeePerGas: bigint
-  /** PREVRANDAO when set for this block (hardhat_setPrevRandao); else the hash of the parent's. */
+  /** eth_simulateV1's override: a number beyond parent + 1. */
+  number?: bigint
+  /**
+   * PREVRANDAO when set for this block (hardhat_setPrevRandao, eth_simulateV1's overrides); else
+   * the hash of the parent's.
+   */
   prevRandao?: Uint8Array
 }
 
@@ -81,11 +86,11 @@ const minedContexts = new WeakMap<BlockHeader, Block>()
 let lastContext: (BlockTemplate & { common: Common; block: Block }) | undefined
 
 /** The header fields known before execution; the sealed header adds roots, bloom and gas. */
-function contextFields(template: BlockTemplate): HeaderData {
+export function contextFields(template: BlockTemplate): HeaderData {
   const { parent } = template
   return {
     parentHash: parent.hash(),
-    number: parent.number + 1n,
+    number: template.number ?? parent.number + 1n,
     timestamp: template.timestamp,
     gasLimit: template.gasLimit,
     baseFeePerGas: template.baseFeePerGas,

@@ -29,12 +29,25 @@ export interface CallRequest {
   value?: bigint
   data?: Uint8Array
   accessList?: { address: PrefixedHexString; storageKeys: PrefixedHexString[] }[]
-  /** Checked and not used: a call runs at the sender's nonce. */
+  /**
+   * Checked; used only by eth_simulateV1's validation (the nonce to run with, default the
+   * sender's): other calls run at the sender's nonce, as geth's do.
+   */
   nonce?: bigint
   /** Checked (a type this node runs) and not used: the fee fields choose how a call is priced. */
   type?: number
   /** Must be the node's (checked where the node is known: callSandbox.ts). */
   chainId?: bigint
+}
+
+export interface RunCallOptions {
+  /** Have runTx list the addresses and slots touched (eth_createAccessList). */
+  reportAccessList?: boolean
+  /**
+   * Run as a real transaction would (eth_simulateV1's validation): the sender's nonce and balance
+   * are checked and it pays for its gas; no gas money is lent.
+   */
+  validate?: boolean
 }
 
 /** geth's state override set: per address, replace or patch balance, nonce, code and storage. */
@@ -76,7 +89,18 @@ export async function applyStateOverrides(vm: VM, overrides: StateOverrides): Pr
  * real transaction's. Nonce checks are skipped and a sender short of gas money is topped up; the
  * caller runs this inside a checkpoint that is reverted.
  */
-export async function runCall(vm: VM, context: Block, request: CallRequest, gasLimit: bigint): Promise<RunTxResult> {
+export async function runCall(vm: VM, context: Block, request: CallRequest, gasLimit: bigint, options: RunCallOptions = {}): Promise<RunTxResult> {
+  return (await runCallTransaction(vm, context, request, gasLimit, options)).result
+}
+
+/** runCall, with the unsigned transaction it ran (eth_simulateV1 puts it in a block). */
+export async function runCallTransaction(
+  vm: VM,
+  context: Block,
+  request: CallRequest,
+  gasLimit: bigint,
+  { reportAccessList = false, validate = false }: RunCallOptions = {},
+): Promise<{ tx: TypedTransaction; result: RunTxResult }> {
   const from = request.from ? createAddressFromString(request.from) : createZeroAddress()
   const account = await vm.stateManager.getAccount(from)
   const value = request.value ?? 0n
@@ -84,20 +108,23 @@ export async function runCall(vm: VM, context: Block, request: CallRequest, gasL
   if (value > balance) {
     throw new ExecutionError(`insufficient funds for gas * price + value: address ${from.toString()} have ${balance} want ${value}`)
   }
-  const tx = impersonatedTransaction(vm, context, request, from, account?.nonce ?? 0n, gasLimit)
-  if (!isPriced(request)) await creditGasMoney(vm, from, account, gasLimit * (context.header.baseFeePerGas ?? 0n))
+  const nonce = validate ? (request.nonce ?? account?.nonce ?? 0n) : (account?.nonce ?? 0n)
+  const tx = impersonatedTransaction(vm, context, request, from, nonce, gasLimit)
+  if (!validate && !isPriced(request)) await creditGasMoney(vm, from, account, gasLimit * (context.header.baseFeePerGas ?? 0n))
   try {
     // A call may come from a contract, as geth allows (see runFromAnySender).
-    return await runFromAnySender(vm, from, () =>
+    const result = await runFromAnySender(vm, from, () =>
       runTx(vm, {
         tx,
         block: context,
-        skipNonce: true,
-        skipBalance: true,
+        skipNonce: !validate,
+        skipBalance: !validate,
         skipBlockGasLimitValidation: true,
         skipHardForkValidation: true,
+        reportAccessList,
       }),
     )
+    return { tx, result }
   } catch (error) {
     // runTx refuses to run a transaction with an EthereumJSError; anything else it throws is
     // not a refusal (a bug, here or in the engine), and is left to become an internal error.

@@ -1,5 +1,5 @@
 import type { StateOverrides } from '../exec/call.ts'
-import { TRACER_NAMES, type TracerName, type TracerOptions, type TraceStyle } from '../trace/tracer.ts'
+import { TRACER_NAMES, type SingleTracerOptions, type TracerName, type TracerOptions, type TraceStyle } from '../trace/tracer.ts'
 import { parseStateOverrides } from './callObject.ts'
 import { goDurationMs } from '../goDuration.ts'
 import { custom, field, isCount, ParamError, parseBoolean, parseObject } from './params.ts'
@@ -13,6 +13,8 @@ export interface TraceConfig {
   tracer: TracerName | undefined
   /** The boolean switches of the call and prestate tracers, each false unless set. */
   tracerConfig: Record<TracerFlag, boolean>
+  /** muxTracer only: the tracers its tracerConfig names, each with its own switches, in the order given. */
+  muxTracers: { name: Exclude<TracerName, 'muxTracer'>; flags: Record<TracerFlag, boolean> }[] | undefined
   logger: { disableStack: boolean; disableStorage: boolean; enableMemory: boolean; enableReturnData: boolean; limit: number }
   /** debug_traceCall only. */
   stateOverrides: StateOverrides | undefined
@@ -45,6 +47,7 @@ function parseTraceConfig(value: unknown, forCall: boolean): TraceConfig {
   return {
     tracer,
     tracerConfig: field(object, 'tracerConfig', parseTracerFlags),
+    muxTracers: tracer === 'muxTracer' ? field(object, 'tracerConfig', parseMuxConfig) : undefined,
     logger: {
       disableStack: flag('disableStack'),
       disableStorage: flag('disableStorage'),
@@ -62,6 +65,16 @@ function parseTracerFlags(value: unknown): Record<TracerFlag, boolean> {
   const flags = {} as Record<TracerFlag, boolean>
   for (const key of TRACER_FLAGS) flags[key] = given(object, key, parseBoolean) ?? false
   return flags
+}
+
+/** muxTracer's tracerConfig: `{ <tracer name>: <its tracerConfig> }` (geth's), a mux not among them. */
+function parseMuxConfig(value: unknown): NonNullable<TraceConfig['muxTracers']> {
+  const object = value === undefined ? {} : parseObject(value)
+  return Object.keys(object).map((key) => {
+    const name = parseTracerName(key)
+    if (name === 'muxTracer') throw new ParamError('muxTracer: a muxTracer cannot combine another muxTracer')
+    return { name, flags: field(object, key, parseTracerFlags) }
+  })
 }
 
 function parseTracerName(value: unknown): TracerName {
@@ -86,7 +99,13 @@ function parseCount(value: unknown): number {
 export function tracerOptions(config: TraceConfig | undefined, style: TraceStyle): TracerOptions {
   const parsed = config ?? parseTraceConfig(undefined, false)
   const name = parsed.tracer ?? (style === 'geth' ? 'structLogger' : 'callTracer')
-  const flags = parsed.tracerConfig
+  if (name === 'muxTracer') {
+    return { tracer: name, tracers: (parsed.muxTracers ?? []).map((child) => singleTracerOptions(child.name, child.flags, parsed.logger)) }
+  }
+  return singleTracerOptions(name, parsed.tracerConfig, parsed.logger)
+}
+
+function singleTracerOptions(name: SingleTracerOptions['tracer'], flags: Record<TracerFlag, boolean>, logger: TraceConfig['logger']): SingleTracerOptions {
   switch (name) {
     case 'callTracer':
       return { tracer: name, onlyTopCall: flags.onlyTopCall, withLog: flags.withLog }
@@ -99,8 +118,11 @@ export function tracerOptions(config: TraceConfig | undefined, style: TraceStyle
       }
     case 'prestateTracer':
       return { tracer: name, diffMode: flags.diffMode, disableCode: flags.disableCode, disableStorage: flags.disableStorage }
+    case '4byteTracer':
+    case 'noopTracer':
+      return { tracer: name }
     case 'structLogger':
-      return { tracer: name, ...parsed.logger }
+      return { tracer: name, ...logger }
   }
 }
 

@@ -35,3 +35,12 @@ function parseType(value: unknown): 0 | 1 | 2 {
 }
 
 export const transactionRequest = (name: string) => custom(name, parseTransactionRequest)
+
+const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000'
+
+/** eth_fillTransaction's object: as above, but `from` may be left out (geth fills the zero address). */
+export const fillRequest = (name: string) =>
+  custom(name, (value) => {
+    const object = parseObject(value)
+    return parseTransactionRequest(object.from === undefined || object.from === null ? { ...object, from: ZERO_ADDRESS } : object)
+  })

@@ -1,5 +1,8 @@
 import { CallTracer } from './callTracer.ts'
 import { FlatCallTracer } from './flatCallTracer.ts'
+import { FourByteTracer } from './fourByteTracer.ts'
+import { MuxTracer } from './muxTracer.ts'
+import { NoopTracer } from './noopTracer.ts'
 import { PrestateTracer } from './prestateTracer.ts'
 import { StructLogger } from './structLogger.ts'
 import type { Tracer, TracerOptions, TraceStyle } from './tracer.ts'
@@ -15,5 +18,11 @@ export function createTracer(options: TracerOptions, style: TraceStyle, maxTrace
       return new PrestateTracer(options)
     case 'structLogger':
       return new StructLogger(options, maxTraceBytes)
+    case '4byteTracer':
+      return new FourByteTracer()
+    case 'noopTracer':
+      return new NoopTracer()
+    case 'muxTracer':
+      return new MuxTracer(options.tracers.map((child) => [child.tracer, createTracer(child, style, maxTraceBytes)] as const))
   }
 }

@@ -9,14 +9,19 @@ import type { StructLoggerOptions } from './structLogger.ts'
  */
 export type { TraceStyle } from '../config.ts'
 
-export const TRACER_NAMES = ['callTracer', 'flatCallTracer', 'prestateTracer', 'structLogger'] as const
+export const TRACER_NAMES = ['callTracer', 'flatCallTracer', 'prestateTracer', '4byteTracer', 'noopTracer', 'muxTracer', 'structLogger'] as const
 export type TracerName = (typeof TRACER_NAMES)[number]
 
-export type TracerOptions =
+/** The options of one tracer that a muxTracer may combine (any but another mux). */
+export type SingleTracerOptions =
   | { tracer: 'callTracer'; onlyTopCall: boolean; withLog: boolean }
   | { tracer: 'flatCallTracer'; onlyTopCall: boolean; includePrecompiles: boolean; convertParityErrors: boolean }
   | { tracer: 'prestateTracer'; diffMode: boolean; disableCode: boolean; disableStorage: boolean }
+  | { tracer: '4byteTracer' }
+  | { tracer: 'noopTracer' }
   | ({ tracer: 'structLogger' } & StructLoggerOptions)
+
+export type TracerOptions = SingleTracerOptions | { tracer: 'muxTracer'; tracers: SingleTracerOptions[] }
 
 /** The transaction being traced and where it sits. A traced call has no hash and no block hash. */
 export interface TraceTarget {

@@ -67,6 +67,11 @@ function build(node: Node, data: TypedTxData, opts: { freeze: boolean }): TypedT
   }
 }
 
+/** The filled transaction left unsigned, for the client to sign (eth_fillTransaction): any sender. */
+export function unsignedTransaction(node: Node, data: TypedTxData): TypedTransaction {
+  return build(node, data, { freeze: true })
+}
+
 /** Signed with a dev account's key (4100 for any other sender). */
 export function signWithDevKey(node: Node, from: PrefixedHexString, data: TypedTxData): SignedTransaction {
   const key = devAccount(node, from).privateKey

@@ -65,6 +65,8 @@ export function formatTransaction(signed: SignedTransaction, placement: Transact
   const batch = placement ? batchPosition(placement.record, placement.block) : { l1BatchNumber: null, l1BatchTxIndex: null }
   out.l1BatchNumber = batch.l1BatchNumber
   out.l1BatchTxIndex = batch.l1BatchTxIndex
+  // execution-apis' TransactionInfo (geth 1.16): the including block's timestamp, null while pending.
+  out.blockTimestamp = block ? bigIntToHex(block.header.timestamp) : null
   return out
 }
 

@@ -32,4 +32,5 @@ export const anvilMethods: MethodTable = {
   anvil_dumpState: serve(dev.dumpStateAction),
   anvil_loadState: serve(dev.loadStateAction),
   anvil_nodeInfo: serve(dev.nodeInfoAction),
+  anvil_setLoggingEnabled: serveAs(dev.setLoggingEnabledAction, null),
 }

@@ -27,4 +27,5 @@ export const hardhatMethods: MethodTable = {
   hardhat_removeBlockTimestampInterval: serve(dev.removeBlockTimestampIntervalAction),
   hardhat_dumpState: serve(dev.dumpStateAction),
   hardhat_loadState: serve(dev.loadStateAction),
+  hardhat_setLoggingEnabled: serveAs(dev.setLoggingEnabledAction, true),
 }

@@ -3,12 +3,13 @@ import { bytesToHex } from '../../hexText.ts'
 import { transactionBytes } from '../../exec/rawTransaction.ts'
 import type { Node } from '../../node.ts'
 import { devAccount, signDigest, signMessage } from '../../wallet/signer.ts'
-import { authorize, fillTransaction, signWithDevKey, unsignedFrom } from '../../wallet/transactions.ts'
+import { authorize, fillTransaction, signWithDevKey, unsignedFrom, unsignedTransaction } from '../../wallet/transactions.ts'
 import { parseTypedData, typedDataDigest } from '../../wallet/typedData.ts'
 import { UnrecognizedChainError } from '../../errors.ts'
 import { constant, method, type MethodTable } from '../method.ts'
 import { address, custom, data, field, optional, ParamError, parseObject, parseQuantity } from '../params.ts'
-import { transactionRequest } from '../transactionObject.ts'
+import { formatFilledTransaction } from '../format/unsignedTransaction.ts'
+import { fillRequest, transactionRequest } from '../transactionObject.ts'
 
 /**
  * The node as a wallet over its dev accounts, the way anvil and Hardhat are one: what a dApp's
@@ -66,6 +67,12 @@ export const walletMethods: MethodTable = {
     devAccount(node, request.from)
     return bytesToHex(transactionBytes(signWithDevKey(node, request.from, await fillTransaction(node, request))))
   }),
+
+  // geth's: what eth_sendTransaction would fill in, unsigned, for any sender (viem tries it first
+  // for every transaction a local account signs).
+  eth_fillTransaction: method([fillRequest('transaction')], async (node, [request]) =>
+    formatFilledTransaction(unsignedTransaction(node, await fillTransaction(node, request))),
+  ),
 
   eth_sign: method([address('address'), data('message')], (node, [who, message]) => signMessage(devAccount(node, who), message)),
   // (message, address); MetaMask's optional third argument, a password, means nothing here.

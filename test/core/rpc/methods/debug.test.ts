@@ -148,8 +148,8 @@ describe('bad input is -32602 naming the argument', () => {
     chain = await tracingChain()
     const { tracing, leafAddress, call, send } = chain
     const { hash } = await send(tracing.nested(leafAddress, 7))
-    const allowed = 'the tracers are callTracer, flatCallTracer, prestateTracer, structLogger'
-    await expectRpcError(call('debug_traceTransaction', hash, { tracer: '4byteTracer' }), -32602, `invalid argument 1 (config): tracer: unknown tracer "4byteTracer"; ${allowed}`)
+    const allowed = 'the tracers are callTracer, flatCallTracer, prestateTracer, 4byteTracer, noopTracer, muxTracer, structLogger'
+    await expectRpcError(call('debug_traceTransaction', hash, { tracer: 'bigramTracer' }), -32602, `invalid argument 1 (config): tracer: unknown tracer "bigramTracer"; ${allowed}`)
     await expectRpcError(call('debug_traceTransaction', hash, { tracer: '{ step: function() {} }' }), -32602, /^invalid argument 1 \(config\): tracer: unknown tracer/)
     await expectRpcError(call('debug_traceTransaction', hash, { tracer: 7 }), -32602, `invalid argument 1 (config): tracer: unknown tracer 7; ${allowed}`)
     await expectRpcError(call('debug_traceBlockByNumber', '0x1', { tracer: 'nope' }), -32602, /^invalid argument 1 \(config\): tracer: unknown tracer "nope"/)

@@ -49,6 +49,13 @@ export const mineAction = action([optional(uint('blocks'), 1n), optional(uint('i
 )
 export const setAutomineAction = action([boolean('enabled')], (node, [enabled]) => node.mining.setAutomine(enabled))
 export const getAutomineAction = action([], (node) => node.mining.automine)
+
+// ---- logging ----
+
+/** Switches request logging (the CLI's request log: Pagenode.loggingEnabled). */
+export const setLoggingEnabledAction = action([boolean('enabled')], (node, [enabled]) => {
+  node.loggingEnabled = enabled
+})
 /** Seconds, as anvil (and viem's anvil mode) send it; 0 stops interval mining. */
 export const setIntervalMiningAction = action([uint('interval')], (node, [seconds]) => {
   if (seconds > 2n ** 31n / 1000n) throw new InvalidParamsError(`invalid argument 0 (interval): ${seconds} seconds is too long an interval`)

@@ -1,5 +1,6 @@
 import { bigIntToHex } from '@ethereumjs/util'
 import { bytesToHex } from '../../../hexText.ts'
+import { createAccessList } from '../../../exec/accessList.ts'
 import { assertSuccess, runCall } from '../../../exec/call.ts'
 import { inCallSandbox } from '../../../exec/callSandbox.ts'
 import { estimateGasAt } from '../../../exec/estimateGas.ts'
@@ -13,6 +14,11 @@ export const executionMethods: MethodTable = {
     assertSuccess(result)
     return bytesToHex(result.execResult.returnValue)
   }),
+
+  // geth's: the list, the gas used with it, and the failure (a revert too) as `error`, not a refusal.
+  eth_createAccessList: method([callRequest('call'), blockOrLatest(), optional(stateOverrides('stateOverrides'))], (node, [request, ref, overrides]) =>
+    inCallSandbox(node, ref, request, overrides, ({ vm, context, gas }) => createAccessList(vm, context, request, gas)),
+  ),
 
   eth_estimateGas: method([callRequest('call'), blockOrLatest(), optional(stateOverrides('stateOverrides'))], async (node, [request, ref, overrides]) =>
     bigIntToHex(await estimateGasAt(node, request, ref, overrides)),

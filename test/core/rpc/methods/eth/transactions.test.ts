@@ -1,7 +1,10 @@
 import { getCreateAddress, id, Interface, keccak256, toBeHex, Transaction, Wallet, zeroPadValue, type InterfaceAbi } from 'ethers'
+import { createPublicClient, createWalletClient, custom, type Hex } from 'viem'
+import { sendRawTransactionSync } from 'viem/actions'
+import { zksyncInMemoryNode } from 'viem/chains'
 import { describe, expect, test } from 'vitest'
 import type { Node } from '../../../../../src/core/node.ts'
-import { artifacts, DEV, GAS_PRICE, mineBlock, rpc, startNode } from '../../../../support/chain.ts'
+import { artifacts, DEV, eip1193, GAS_PRICE, mineBlock, rpc, startNode } from '../../../../support/chain.ts'
 import { expectRpcError } from '../../../../support/expectRpc.ts'
 import { signTx, txHash } from '../../../../support/rawTx.ts'
 
@@ -38,7 +41,7 @@ const probe = new Interface(artifacts.Probe.abi as InterfaceAbi)
 const EIP1559_TX_KEYS = [
   'hash', 'nonce', 'blockHash', 'blockNumber', 'transactionIndex', 'from', 'to', 'value', 'gasPrice', 'gas',
   'input', 'yParity', 'v', 'r', 's', 'type', 'accessList', 'maxFeePerGas', 'maxPriorityFeePerGas', 'chainId',
-  'l1BatchNumber', 'l1BatchTxIndex',
+  'l1BatchNumber', 'l1BatchTxIndex', 'blockTimestamp',
 ]
 const RECEIPT_KEYS = [
   'transactionHash', 'transactionIndex', 'blockHash', 'blockNumber', 'l1BatchTxIndex', 'l1BatchNumber', 'from',
@@ -103,6 +106,7 @@ describe('eth_getTransactionByHash', () => {
       chainId: '0x104',
       l1BatchNumber: '0x1',
       l1BatchTxIndex: '0x0',
+      blockTimestamp: (block as unknown as { timestamp: string }).timestamp,
     })
   })
 
@@ -149,6 +153,7 @@ describe('eth_getTransactionByHash', () => {
       transactionIndex: null,
       l1BatchNumber: null,
       l1BatchTxIndex: null,
+      blockTimestamp: null,
       from: DEV[0].address,
       gasPrice: hex(2n * GAS_PRICE),
     })
@@ -336,4 +341,84 @@ test('eth_sendRawTransaction answers the transaction hash: keccak of the raw byt
   const raw = await signTx(DEV[0].key)
   expect(await call('eth_sendRawTransaction', raw)).toBe(keccak256(raw))
   expect(txHash(raw)).toBe(keccak256(raw))
+})
+
+describe('eth_sendRawTransactionSync (EIP-7966)', () => {
+  test('viem sendRawTransactionSync gets the receipt of the mined transaction', async () => {
+    const call = await fresh()
+    const client = createWalletClient({ chain: zksyncInMemoryNode, transport: custom(eip1193(node!)) })
+    const raw = (await signTx(DEV[0].key, { value: 7n })) as Hex
+    const receipt = await sendRawTransactionSync(client, { serializedTransaction: raw, timeout: 5_000 })
+    expect(receipt).toMatchObject({ transactionHash: keccak256(raw), status: 'success', blockNumber: 1n })
+    const raw2 = await signTx(DEV[0].key, { nonce: 1 })
+    // Over JSON-RPC: exactly what eth_getTransactionReceipt answers afterwards.
+    expect(await call('eth_sendRawTransactionSync', raw2)).toEqual(await call('eth_getTransactionReceipt', keccak256(raw2)))
+  })
+
+  test('under interval mining it waits for the block that takes the transaction', async () => {
+    const call = await fresh({ mining: { mode: 'interval', intervalMs: 50 } })
+    const raw = await signTx(DEV[0].key)
+    const receipt = await call<Receipt>('eth_sendRawTransactionSync', raw, '0x2710')
+    expect(receipt).toEqual(await call('eth_getTransactionReceipt', keccak256(raw)))
+    expect(receipt.status).toBe('0x1')
+  })
+
+  test('not mined in time: code 4, the hash as data, and the transaction stays in the pool', async () => {
+    const call = await fresh({ mining: { mode: 'manual' } })
+    const raw = await signTx(DEV[0].key)
+    const error = await expectRpcError(
+      call('eth_sendRawTransactionSync', raw, 50),
+      4,
+      "The transaction was added to the transaction pool but wasn't processed in 0.05s.",
+    )
+    expect(error.data).toBe(keccak256(raw))
+    expect(await call<Tx>('eth_getTransactionByHash', keccak256(raw))).toMatchObject({ blockHash: null })
+  })
+
+  test('a refused transaction is refused as eth_sendRawTransaction refuses it; a bad timeout is -32602', async () => {
+    const call = await fresh()
+    await call('eth_sendRawTransaction', await signTx(DEV[0].key, { nonce: 0 }))
+    await expectRpcError(call('eth_sendRawTransactionSync', await signTx(DEV[0].key, { nonce: 0, value: 2n })), -32000, /^nonce too low/)
+    await expectRpcError(call('eth_sendRawTransactionSync', await signTx(DEV[0].key, { nonce: 1 }), 'soon'), -32602, /^invalid argument 1 \(timeout\)/)
+  })
+})
+
+describe('eth_getTransactionBySenderAndNonce', () => {
+  test('viem getTransaction({sender, nonce}) finds each mined transaction; null for a nonce not mined', async () => {
+    const call = await fresh({ mining: { mode: 'manual' } })
+    const hashes = []
+    for (let nonce = 0; nonce < 3; nonce++) hashes.push(await call<string>('eth_sendRawTransaction', await signTx(DEV[0].key, { nonce })))
+    await mineBlock(node!)
+    hashes.push(await call<string>('eth_sendRawTransaction', await signTx(DEV[1].key, { nonce: 0 })))
+    await mineBlock(node!)
+    const client = createPublicClient({ chain: zksyncInMemoryNode, transport: custom(eip1193(node!)) })
+    for (let nonce = 0; nonce < 3; nonce++) {
+      const tx = await client.getTransaction({ sender: DEV[0].address as Hex, nonce })
+      expect(tx).toMatchObject({ hash: hashes[nonce], nonce, blockNumber: 1n, transactionIndex: nonce })
+    }
+    expect((await client.getTransaction({ sender: DEV[1].address as Hex, nonce: 0 })).hash).toBe(hashes[3])
+    expect(await call('eth_getTransactionBySenderAndNonce', DEV[0].address, '0x3')).toBeNull()
+    expect(await call('eth_getTransactionBySenderAndNonce', DEV[2].address, '0x0')).toBeNull()
+    // The same object eth_getTransactionByHash answers.
+    expect(await call('eth_getTransactionBySenderAndNonce', DEV[0].address.toUpperCase().replace('0X', '0x'), '0x1')).toEqual(
+      await call('eth_getTransactionByHash', hashes[1]),
+    )
+  })
+
+  test('the index follows the chain: a reverted block forgets its transactions, a new one takes the nonce', async () => {
+    const call = await fresh()
+    const snapshot = await call<string>('evm_snapshot')
+    const first = await call<string>('eth_sendRawTransaction', await signTx(DEV[0].key, { nonce: 0, value: 1n }))
+    expect(await call<Tx>('eth_getTransactionBySenderAndNonce', DEV[0].address, '0x0')).toMatchObject({ hash: first })
+    await call('evm_revert', snapshot)
+    expect(await call('eth_getTransactionBySenderAndNonce', DEV[0].address, '0x0')).toBeNull()
+    const second = await call<string>('eth_sendRawTransaction', await signTx(DEV[0].key, { nonce: 0, value: 2n }))
+    expect(await call<Tx>('eth_getTransactionBySenderAndNonce', DEV[0].address, '0x0')).toMatchObject({ hash: second })
+  })
+
+  test('bad params are -32602', async () => {
+    const call = await fresh()
+    await expectRpcError(call('eth_getTransactionBySenderAndNonce', '0x12', '0x0'), -32602, /^invalid argument 0 \(sender\)/)
+    await expectRpcError(call('eth_getTransactionBySenderAndNonce', DEV[0].address, 1), -32602, /^invalid argument 1 \(nonce\)/)
+  })
 })
