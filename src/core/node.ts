@@ -41,6 +41,8 @@ export interface RequestArguments {
 export interface NodeEvents {
   block: (block: BlockRecord) => void
   pendingTransaction: (hash: PrefixedHexString) => void
+  /** Blocks dropped from the chain (evm_revert), lowest first: their logs are gone. */
+  blocksRemoved: (blocks: BlockRecord[]) => void
 }
 
 /**
@@ -53,6 +55,7 @@ export class Node {
   private readonly listeners: { [K in keyof NodeEvents]: Set<NodeEvents[K]> } = {
     block: new Set(),
     pendingTransaction: new Set(),
+    blocksRemoved: new Set(),
   }
   private closed = false
 
@@ -167,6 +170,11 @@ export class Node {
   on<K extends keyof NodeEvents>(event: K, listener: NodeEvents[K]): () => void {
     this.listeners[event].add(listener)
     return () => this.listeners[event].delete(listener)
+  }
+
+  /** Tells listeners that `blocks` left the chain (evm_revert), once they are gone. */
+  blocksRemoved(blocks: BlockRecord[]): void {
+    if (blocks.length > 0) this.emit('blocksRemoved', blocks)
   }
 
   private emit<K extends keyof NodeEvents>(event: K, ...args: Parameters<NodeEvents[K]>): void {
