@@ -5,7 +5,7 @@
  */
 import { bytesToHex } from './hexText.ts'
 import type { NodeConfig } from './config.ts'
-import { createNode as openNode, type RequestArguments } from './node.ts'
+import { createNode as openNode, type ConsoleOutput, type RequestArguments } from './node.ts'
 import type { JsonRpcResponse } from './rpc/envelope.ts'
 import { RpcSession } from './rpc/session.ts'
 
@@ -40,7 +40,16 @@ export interface PagenodeEvents {
   pendingTransaction: (hash: Hex) => void
   /** A notification of a subscription made with `request({ method: 'eth_subscribe' })`. */
   message: (message: SubscriptionNotification) => void
+  /** What console.log (Hardhat's console.sol) printed in a mined transaction or a call. */
+  consoleLog: (output: ConsoleLogOutput) => void
 }
+
+/**
+ * console.log output of one execution, a line per call, formatted as Hardhat prints them: a mined
+ * transaction's (told once its block is stored), or a call's (`eth_call`, `eth_estimateGas` once
+ * per estimate, `debug_traceCall`).
+ */
+export type ConsoleLogOutput = ConsoleOutput
 
 /**
  * A caller with subscriptions of its own (a WebSocket connection): its eth_subscribe
@@ -113,6 +122,7 @@ export async function createNode(options: NodeConfig = {}): Promise<Pagenode> {
     },
     on(event, listener) {
       if (event === 'pendingTransaction') return node.on('pendingTransaction', listener as PagenodeEvents['pendingTransaction'])
+      if (event === 'consoleLog') return node.on('consoleLog', listener as PagenodeEvents['consoleLog'])
       if (event === 'message') {
         const onMessage = listener as PagenodeEvents['message']
         messageListeners.add(onMessage)

@@ -11,6 +11,7 @@ import { transactionMethods } from './eth/transactions.ts'
 import { evmMethods } from './evm.ts'
 import { hardhatMethods } from './hardhat.ts'
 import { netMethods } from './net.ts'
+import { pagenodeMethods } from './pagenode.ts'
 import { txpoolMethods } from './txpool.ts'
 import { walletMethods } from './wallet.ts'
 import { web3Methods } from './web3.ts'
@@ -35,4 +36,5 @@ export const methods: MethodTable = {
   ...evmMethods,
   ...anvilMethods,
   ...hardhatMethods,
+  ...pagenodeMethods,
 }

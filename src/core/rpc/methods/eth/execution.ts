@@ -2,6 +2,7 @@ import { bigIntToHex } from '@ethereumjs/util'
 import { bytesToHex } from '../../../hexText.ts'
 import { assertSuccess, runCall } from '../../../exec/call.ts'
 import { inCallSandbox } from '../../../exec/callSandbox.ts'
+import { captureConsole } from '../../../exec/console/capture.ts'
 import { estimateGasAt } from '../../../exec/estimateGas.ts'
 import { callRequest, stateOverrides } from '../../callObject.ts'
 import { method, type MethodTable } from '../../method.ts'
@@ -9,12 +10,16 @@ import { blockOrLatest, optional } from '../../params.ts'
 
 export const executionMethods: MethodTable = {
   eth_call: method([callRequest('call'), blockOrLatest(), optional(stateOverrides('stateOverrides'))], async (node, [request, ref, overrides]) => {
-    const result = await inCallSandbox(node, ref, request, overrides, ({ vm, context, gas }) => runCall(vm, context, request, gas))
+    const { value: result, lines } = await inCallSandbox(node, ref, request, overrides, ({ vm, context, gas }) =>
+      captureConsole(vm, () => runCall(vm, context, request, gas)),
+    )
+    // Printed for a call that reverts too, as Hardhat prints it.
+    node.callConsole('eth_call', lines)
     assertSuccess(result)
     return bytesToHex(result.execResult.returnValue)
   }),
 
   eth_estimateGas: method([callRequest('call'), blockOrLatest(), optional(stateOverrides('stateOverrides'))], async (node, [request, ref, overrides]) =>
-    bigIntToHex(await estimateGasAt(node, request, ref, overrides)),
+    bigIntToHex(await estimateGasAt(node, request, ref, overrides, (lines) => node.callConsole('eth_estimateGas', lines))),
   ),
 }
