@@ -46,8 +46,8 @@ export interface PagenodeEvents {
 
 /**
  * console.log output of one execution, a line per call, formatted as Hardhat prints them: a mined
- * transaction's (told once its block is stored), or a call's (`eth_call`, `eth_estimateGas` once
- * per estimate, `debug_traceCall`).
+ * transaction's (told once its block is stored), or a call's (`eth_call`, `debug_traceCall`; not
+ * `eth_estimateGas`'s, as in Hardhat).
  */
 export type ConsoleLogOutput = ConsoleOutput
 

@@ -6,7 +6,6 @@ import type { BlockRef } from '../chain/chain.ts'
 import { ExecutionError, GasLimitTooLowError } from '../errors.ts'
 import { assertSuccess, runCall, type CallRequest, type StateOverrides } from './call.ts'
 import { inCallSandbox, type CallHost } from './callSandbox.ts'
-import { captureConsole } from './console/capture.ts'
 
 const TRANSFER_GAS = 21_000n
 const CALL_STIPEND = 2_300n
@@ -17,14 +16,8 @@ const ERROR_RATIO_PERMILLE = 15n
  * eth_estimateGas's answer for a call at `ref` (zks_estimateFee, zks_estimateGasL1ToL2 and
  * eth_sendTransaction's missing gas are the same).
  */
-export function estimateGasAt(
-  host: CallHost,
-  request: CallRequest,
-  ref: BlockRef,
-  overrides: StateOverrides | undefined,
-  onConsole?: (lines: string[]) => void,
-): Promise<bigint> {
-  return inCallSandbox(host, ref, request, overrides, ({ vm, context, gas }) => estimateGas(vm, context, request, gas, onConsole))
+export function estimateGasAt(host: CallHost, request: CallRequest, ref: BlockRef, overrides: StateOverrides | undefined): Promise<bigint> {
+  return inCallSandbox(host, ref, request, overrides, ({ vm, context, gas }) => estimateGas(vm, context, request, gas))
 }
 
 /**
@@ -33,7 +26,7 @@ export function estimateGasAt(
  * clears storage needs more gas than it ends up using); the search finds the smallest limit at
  * which the call succeeds. Each attempt runs in its own reverted checkpoint.
  */
-export async function estimateGas(vm: VM, context: Block, request: CallRequest, gas: bigint, onConsole?: (lines: string[]) => void): Promise<bigint> {
+export async function estimateGas(vm: VM, context: Block, request: CallRequest, gas: bigint): Promise<bigint> {
   let hi = gas
 
   const feeCap = request.gasPrice || request.maxFeePerGas || 0n
@@ -66,14 +59,7 @@ export async function estimateGas(vm: VM, context: Block, request: CallRequest, 
     }
   }
 
-  // The search runs the call many times; its console.log output is told once, from this run at
-  // the full allowance (the one that decides whether the call can succeed at all).
-  let top
-  if (onConsole) {
-    const { value, lines } = await captureConsole(vm, () => attempt(hi))
-    onConsole(lines)
-    top = value
-  } else top = await attempt(hi)
+  const top = await attempt(hi)
   if (!top.ok) {
     // Running out of gas at the ceiling means the ceiling is the problem (geth's wording);
     // any other failure (a revert, an invalid opcode) fails at every limit and is reported.

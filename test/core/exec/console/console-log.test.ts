@@ -1,6 +1,6 @@
 /**
  * console.log through createNode (pagenode/core): the `consoleLog` event for mined transactions
- * and for calls, each estimate told once, the lines kept with the transaction
+ * and for calls (not for estimates, as in Hardhat), the lines kept with the transaction
  * (pagenode_consoleLogs), and a console call costing what a call to any empty account costs.
  */
 import { BrowserProvider, ContractFactory, Wallet, type Contract } from 'ethers'
@@ -29,9 +29,8 @@ async function start() {
 
 test('a mined transaction: its lines once its block is stored, kept with it (pagenode_consoleLogs)', async () => {
   const { outputs, contract, deployment, call } = await start()
-  // ethers estimated the deployment's gas first: that run printed too.
+  // ethers estimated the deployment's gas first: that run printed nothing, as in Hardhat.
   expect(outputs).toEqual([
-    { kind: 'call', method: 'eth_estimateGas', lines: [`deployed by ${DEV[0].address}`] },
     { kind: 'transaction', transactionHash: deployment.hash, blockNumber: BigInt(deployment.blockNumber), lines: [`deployed by ${DEV[0].address}`] },
   ])
 
@@ -67,13 +66,12 @@ test('a frame that reverts still prints, in a transaction and in a reverting eth
   expect(outputs).toEqual([{ kind: 'call', method: 'eth_call', lines: ['about to fail'] }])
 })
 
-test("eth_estimateGas's search runs the call many times and is told once; debug_traceCall is told too", async () => {
+test('eth_estimateGas prints nothing, as in Hardhat (a wallet estimates before each send); debug_traceCall prints', async () => {
   const { outputs, contract, call, address } = await start()
   outputs.length = 0
   const request = { from: DEV[0].address, to: address, data: contract.interface.encodeFunctionData('add', [1n]) }
   await call('eth_estimateGas', request)
-  expect(outputs).toEqual([{ kind: 'call', method: 'eth_estimateGas', lines: ['count is now 1'] }])
-  outputs.length = 0
+  expect(outputs).toEqual([])
   await call('debug_traceCall', request, 'latest', { tracer: 'callTracer' })
   expect(outputs).toEqual([{ kind: 'call', method: 'debug_traceCall', lines: ['count is now 1'] }])
 })

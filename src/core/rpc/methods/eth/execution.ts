@@ -20,6 +20,8 @@ export const executionMethods: MethodTable = {
   }),
 
   eth_estimateGas: method([callRequest('call'), blockOrLatest(), optional(stateOverrides('stateOverrides'))], async (node, [request, ref, overrides]) =>
-    bigIntToHex(await estimateGasAt(node, request, ref, overrides, (lines) => node.callConsole('eth_estimateGas', lines))),
+    // No console.log output, as in Hardhat: wallets estimate before nearly every send, and each
+    // transaction's lines would be told twice (and the search runs the call many times).
+    bigIntToHex(await estimateGasAt(node, request, ref, overrides)),
   ),
 }
