@@ -70,6 +70,7 @@ export class RpcWebSocketServer {
   /** Drops what did not answer the last ping (a vanished peer), pings the rest. */
   private ping(): void {
     for (const socket of this.server.clients) {
+      if (socket.readyState !== socket.OPEN) continue // closing: ws ends it itself
       if (!this.alive.has(socket)) {
         socket.terminate()
         continue

@@ -6,6 +6,7 @@
 import { afterEach, expect, test } from 'vitest'
 import WebSocket from 'ws'
 import { accessPolicy } from '../../src/cli/accessPolicy.ts'
+import { formatRequestLine, type RequestRecord } from '../../src/cli/requestLog.ts'
 import { RpcServer } from '../../src/cli/rpcServer.ts'
 import { createNode, type Pagenode } from '../../src/core/index.ts'
 import { DEV } from '../support/chain.ts'
@@ -16,7 +17,7 @@ afterEach(async () => {
 })
 
 /** A node behind an RpcServer on a free port, with every session it opens counted. */
-async function serve(keepaliveMs = 30_000) {
+async function serve(keepaliveMs = 30_000, onRequest?: (record: RequestRecord) => void) {
   const node = await createNode()
   const sessions = { opened: 0, closed: 0, pushedAfterClose: 0 }
   const openSession = node.openSession.bind(node)
@@ -39,7 +40,7 @@ async function serve(keepaliveMs = 30_000) {
       }
     },
   }
-  const server = new RpcServer({ maxRequestBytes: 1 << 20, access: accessPolicy([], []), keepaliveMs })
+  const server = new RpcServer({ maxRequestBytes: 1 << 20, access: accessPolicy([], []), keepaliveMs, onRequest })
   const { port } = await server.listen('127.0.0.1', 0)
   server.attach(watched)
   cleanup.push(() => node.close(), () => server.close(0))
@@ -100,4 +101,17 @@ test('closing the server closes its sockets with 1001 (going away)', async () =>
   const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)))
   await cleanup.pop()!() // the server, then the node
   expect(await closed).toBe(1001)
+})
+
+test('the --verbose log has a line per message, and one per refused upgrade', async () => {
+  const lines: string[] = []
+  const { url } = await serve(30_000, (record) => lines.push(formatRequestLine(record)))
+  const socket = await connect(url)
+  const answered = new Promise((resolve) => socket.once('message', resolve))
+  socket.send(JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'eth_chainId' }, { jsonrpc: '2.0', id: 2, method: 'eth_nope' }]))
+  await answered
+  await expect.poll(() => lines).toEqual([expect.stringMatching(/^ws batch of 2 \(eth_chainId, eth_nope\) [\d.]+ms error -32601: the method eth_nope does not exist/)])
+  await expect(connect(url, { origin: 'https://evil.example' })).rejects.toThrow(/403/)
+  await expect.poll(() => lines[1]).toMatch(/^ws upgrade refused [\d.]+ms error -32600: origin https:\/\/evil\.example is not allowed/)
+  socket.close()
 })
