@@ -185,7 +185,7 @@ export class Node {
   }
 
   /** Tells listeners what a call's console.log calls printed (none: nothing is told). */
-  callConsole(method: string, lines: string[]): void {
+  callPrinted(method: string, lines: string[]): void {
     if (lines.length > 0) this.emit('consoleLog', { kind: 'call', method, lines })
   }
 

@@ -57,7 +57,7 @@ export async function traceCall(node: Node, ref: BlockRef, request: CallRequest,
       lentGasPrice: isPriced(request) ? undefined : (context.header.baseFeePerGas ?? 0n),
     }
     const { value, lines } = await captureConsole(vm, () => tracer.run(vm, () => runCall(vm, context, request, gas), target, false))
-    node.callConsole('debug_traceCall', lines)
+    node.callPrinted('debug_traceCall', lines)
     return value.trace
   })
 }

@@ -14,7 +14,7 @@ export const executionMethods: MethodTable = {
       captureConsole(vm, () => runCall(vm, context, request, gas)),
     )
     // Printed for a call that reverts too, as Hardhat prints it.
-    node.callConsole('eth_call', lines)
+    node.callPrinted('eth_call', lines)
     assertSuccess(result)
     return bytesToHex(result.execResult.returnValue)
   }),
