@@ -7,6 +7,7 @@
  * itself (start, stop, the worker's events: `ToWorker`/`FromWorker`), and the page's JSON-RPC
  * calls on a MessagePort of their own (requestPort.ts), where every microsecond is latency.
  */
+import type { ConsoleOutput } from '../core/node.ts'
 import type { Limits, MiningConfig } from '../core/config.ts'
 import type { RequesterWire, ResponderWire } from './reliableChannel.ts'
 
@@ -51,6 +52,8 @@ export type WorkerEvent =
   | { type: 'role'; role: Role }
   /** eth_accounts changed (an address impersonated or no longer): the provider's accountsChanged. */
   | { type: 'accounts'; accounts: string[] }
+  /** What console.log printed in a transaction or a call: the provider's consoleLog. */
+  | { type: 'consoleLog'; output: ConsoleOutput }
 
 /**
  * Page → node worker. `start` starts (or joins, as a follower) the chain `options.name`; `requests`
@@ -84,6 +87,8 @@ export type ChannelMessage =
   | { type: 'leader'; epoch: string }
   /** The leader's eth_accounts changed: every tab's provider emits accountsChanged. */
   | { type: 'accounts'; accounts: string[] }
+  /** console.log printed in the leader's node: every tab's provider emits consoleLog. */
+  | { type: 'consoleLog'; output: ConsoleOutput }
 
 /** A call a follower forwards to the leader. */
 export interface ForwardedCall {

@@ -1,4 +1,4 @@
-/** What the server saw of one HTTP request, for the --verbose log. */
+/** What the server saw of one HTTP request or WebSocket message (verb `WS`), for the --verbose log. */
 export interface RequestRecord {
   verb: string
   path: string
@@ -36,9 +36,15 @@ const MESSAGE_CHARS = 100
  */
 export function formatRequestLine(record: RequestRecord): string {
   const took = `${record.ms.toFixed(1)}ms`
-  if (record.verb !== 'POST' || (record.request === undefined && record.note === undefined)) {
+  const call = record.verb === 'POST' || record.verb === 'WS'
+  if (!call || (record.request === undefined && record.note === undefined)) {
     return `${record.verb} ${record.path} ${record.status} ${took}`
   }
+  // A WebSocket message's line says so; an HTTP request's is the plain one.
+  return record.verb === 'WS' ? `ws ${describeCall(record, took)}` : describeCall(record, took)
+}
+
+function describeCall(record: RequestRecord, took: string): string {
   const errors = answerErrors(record.response)
   const failure =
     errors.length === 0 ? '' : ` ${errors.length > 1 ? `${errors.length} errors, first ` : 'error '}${describeError(errors[0])}`
@@ -51,9 +57,9 @@ export function formatRequestLine(record: RequestRecord): string {
     if (calls.length > BATCH_NAMES_SHOWN) names.push('…')
     return `batch of ${calls.length} (${names.join(', ')}) ${took}${failure}`
   }
-  const call = calls as Call | null
-  const id = call && typeof call === 'object' && 'id' in call ? `id=${JSON.stringify(call.id)}` : 'notification'
-  return `${methodName(call, record.pathMethod)} ${id} ${took}${failure}`
+  const single = calls as Call | null
+  const id = single && typeof single === 'object' && 'id' in single ? `id=${JSON.stringify(single.id)}` : 'notification'
+  return `${methodName(single, record.pathMethod)} ${id} ${took}${failure}`
 }
 
 function methodName(call: unknown, pathMethod: string | undefined): string {

@@ -1,10 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { Duplex } from 'node:stream'
 import type { Pagenode } from '../core/index.ts'
-import { endpointPath, HttpErrorCode, route, rpcAnswer, rpcError, tooLarge, type HeaderOf, type HttpAnswer } from '../bridge/httpRules.ts'
+import { endpointPath, HttpErrorCode, route, rpcAnswer, rpcError, tooLarge, type HttpAnswer } from '../bridge/httpRules.ts'
 import { refusal, withCors, type AccessPolicy } from './accessPolicy.ts'
 import { readRequestBody } from './requestBody.ts'
+import { headerOf } from './requestHeader.ts'
 import type { RequestRecord } from './requestLog.ts'
+import { RpcWebSocketServer } from './webSocketServer.ts'
 
 export interface RpcServerOptions {
   maxRequestBytes: number
@@ -12,6 +15,8 @@ export interface RpcServerOptions {
   access: AccessPolicy
   /** Told about every request once it is answered (the --verbose log). */
   onRequest?: (record: RequestRecord) => void
+  /** How often WebSocket connections are pinged (default 30 s); one that missed the last ping is dropped. */
+  keepaliveMs?: number
 }
 
 /**
@@ -21,6 +26,8 @@ export interface RpcServerOptions {
  * Node's http server, with the CLI's own access policy in front (accessPolicy.ts): only this
  * machine's hosts, allowed origins and JSON bodies, and CORS for allowed origins only.
  *
+ * WebSocket upgrades on the same port go to webSocketServer.ts, past the same access policy.
+ *
  * The port is bound before the node exists (a port in use fails fast, before a state file is
  * touched); requests that arrive before `attach` wait for the node.
  */
@@ -29,10 +36,21 @@ export class RpcServer {
   private node: Promise<Pagenode>
   private attachNode!: (node: Pagenode) => void
   private closing = false
+  private readonly webSocket: RpcWebSocketServer
 
   constructor(private readonly options: RpcServerOptions) {
     this.node = new Promise((resolve) => (this.attachNode = resolve))
     this.http = createServer((request, response) => this.serveSafely(request, response, false))
+    this.webSocket = new RpcWebSocketServer(this.node, {
+      maxRequestBytes: options.maxRequestBytes,
+      access: options.access,
+      keepaliveMs: options.keepaliveMs ?? 30_000,
+      onRequest: options.onRequest,
+    })
+    this.http.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+      if (this.closing) socket.destroy()
+      else this.webSocket.upgrade(request, socket, head)
+    })
     // `Expect: 100-continue`: a body over the limit is refused before the client sends it.
     this.http.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
       const withheld = Number(request.headers['content-length']) > options.maxRequestBytes
@@ -73,6 +91,7 @@ export class RpcServer {
    */
   async close(graceMs = 5000): Promise<void> {
     this.closing = true
+    this.webSocket.close()
     const closed = new Promise<void>((resolve) => this.http.close(() => resolve()))
     // Keep-alive connections with nothing in flight would otherwise hold the server open.
     this.http.closeIdleConnections()
@@ -127,13 +146,6 @@ export class RpcServer {
     // A notification (or a batch of them) has nothing to answer: 200 with an empty body, as geth.
     answer(rpcAnswer(reply ?? null, header))
     record({ pathMethod, request: body.text, response: reply })
-  }
-}
-
-function headerOf(request: IncomingMessage): HeaderOf {
-  return (name) => {
-    const value = request.headers[name]
-    return Array.isArray(value) ? value.join(', ') : value
   }
 }
 

@@ -3,6 +3,7 @@ import { createNode, DEFAULT_LIMITS, type Pagenode } from '../core/index.ts'
 import type { CliOptions } from './args.ts'
 import { formatBanner } from './banner.ts'
 import { CliError } from './cliError.ts'
+import { formatConsoleLog } from './consoleLogOutput.ts'
 import { formatInternalError } from './internalErrorLog.ts'
 import { formatRequestLine } from './requestLog.ts'
 import { accessPolicy } from './accessPolicy.ts'
@@ -63,6 +64,8 @@ export async function startPagenode(options: CliOptions, out: Output): Promise<R
       if (options.state !== undefined) throw new CliError(`cannot use state file ${options.state}: ${(error as Error).message}`)
       throw error
     })
+    // Always, as Hardhat and anvil print it: console.log is how a contract talks to its developer.
+    node.on('consoleLog', (output) => out.log(formatConsoleLog(output)))
     server.attach(node)
     const running = node
     const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${address.port}`

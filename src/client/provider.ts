@@ -1,3 +1,4 @@
+import type { ConsoleLogOutput } from '../core/pagenode.ts'
 import type { Outcome, RpcFailure } from '../bridge/protocol.ts'
 
 /** An EIP-1193 error: `code`, `message` and `data` (a revert's bytes) as the node gave them. */
@@ -29,6 +30,11 @@ export interface ProviderEvents {
   chainChanged: (chainId: string) => void
   accountsChanged: (accounts: string[]) => void
   message: (message: ProviderMessage) => void
+  /**
+   * pagenode's own: what console.log (Hardhat's console.sol) printed in a mined transaction or a
+   * call, from this tab or another tab of the chain (docs/api.md, "console.log output").
+   */
+  consoleLog: (output: ConsoleLogOutput) => void
 }
 
 export type ProviderEvent = keyof ProviderEvents

@@ -123,6 +123,7 @@ export async function startNode(options: StartOptions = {}): Promise<PageNode> {
   const onEvent = (event: WorkerEvent) => {
     if (event.type === 'role') role = event.role
     else if (event.type === 'accounts') provider.emit('accountsChanged', event.accounts)
+    else if (event.type === 'consoleLog') provider.emit('consoleLog', event.output)
     else provider.emit('message', { type: 'eth_subscription', data: { subscription: event.subscription, result: event.result } })
   }
   const answers = new Map<'started' | 'stopped', (message: FromWorker) => void>()

@@ -33,6 +33,8 @@ export interface Limits {
   maxLogResults: number
   /** Most installed filters at once. */
   maxFilters: number
+  /** Most eth_subscribe subscriptions one connection (a WebSocket, a page, a createNode caller) may hold at once. */
+  maxSubscriptions: number
   /** A filter not polled for this long is removed (geth: 5 minutes). */
   filterIdleMs: number
   /** Gas cap for eth_call and eth_estimateGas (geth's RPCGasCap default). */
@@ -135,6 +137,7 @@ export const DEFAULT_LIMITS: Limits = {
   maxLogBlockRange: 10_000,
   maxLogResults: 10_000,
   maxFilters: 1000,
+  maxSubscriptions: 1000,
   filterIdleMs: 5 * 60 * 1000,
   callGasCap: 50_000_000n,
   evmTimeoutMs: 5000,

@@ -1,5 +1,5 @@
 export { createNode } from './pagenode.ts'
-export type { Pagenode, PagenodeEvents, DevAccountKey, MinedBlock } from './pagenode.ts'
+export type { Pagenode, PagenodeEvents, PagenodeSession, SubscriptionNotification, ConsoleLogOutput, DevAccountKey, MinedBlock } from './pagenode.ts'
 export type { RequestArguments } from './node.ts'
 export type { NodeConfig, MiningConfig, Limits, BatchSealing, TraceStyle } from './config.ts'
 export { DEFAULTS, DEFAULT_LIMITS, DEV_MNEMONIC } from './config.ts'

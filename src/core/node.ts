@@ -41,7 +41,16 @@ export interface RequestArguments {
 export interface NodeEvents {
   block: (block: BlockRecord) => void
   pendingTransaction: (hash: PrefixedHexString) => void
+  /** Blocks dropped from the chain (evm_revert), lowest first: their logs are gone. */
+  blocksRemoved: (blocks: BlockRecord[]) => void
+  /** What console.log printed in a mined transaction or a call (pagenode.ts: ConsoleLogOutput). */
+  consoleLog: (output: ConsoleOutput) => void
 }
+
+/** console.log output of one execution: a mined transaction's, or a call's (eth_call, …). */
+export type ConsoleOutput =
+  | { kind: 'transaction'; transactionHash: PrefixedHexString; blockNumber: bigint; lines: string[] }
+  | { kind: 'call'; method: string; lines: string[] }
 
 /**
  * The node: one chain, its pool, miner and filters, served through `request` (EIP-1193 style:
@@ -53,6 +62,8 @@ export class Node {
   private readonly listeners: { [K in keyof NodeEvents]: Set<NodeEvents[K]> } = {
     block: new Set(),
     pendingTransaction: new Set(),
+    blocksRemoved: new Set(),
+    consoleLog: new Set(),
   }
   private closed = false
 
@@ -94,6 +105,10 @@ export class Node {
       onBlock: (block) => {
         this.scheduleBatchSeal()
         this.emit('block', block)
+        // Once the block is stored, as its transactions' receipts are answered.
+        for (const tx of block.transactions) {
+          if (tx.consoleLogs) this.emit('consoleLog', { kind: 'transaction', transactionHash: tx.hash, blockNumber: block.number, lines: tx.consoleLogs })
+        }
       },
       requeueLostTransactions: () => !this.mining.automine,
     })
@@ -170,6 +185,16 @@ export class Node {
   on<K extends keyof NodeEvents>(event: K, listener: NodeEvents[K]): () => void {
     this.listeners[event].add(listener)
     return () => this.listeners[event].delete(listener)
+  }
+
+  /** Tells listeners what a call's console.log calls printed (none: nothing is told). */
+  callPrinted(method: string, lines: string[]): void {
+    if (lines.length > 0) this.emit('consoleLog', { kind: 'call', method, lines })
+  }
+
+  /** Tells listeners that `blocks` left the chain (evm_revert), once they are gone. */
+  blocksRemoved(blocks: BlockRecord[]): void {
+    if (blocks.length > 0) this.emit('blocksRemoved', blocks)
   }
 
   private emit<K extends keyof NodeEvents>(event: K, ...args: Parameters<NodeEvents[K]>): void {

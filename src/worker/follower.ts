@@ -1,3 +1,4 @@
+import type { ConsoleOutput } from '../core/node.ts'
 import { ErrorCode } from '../core/errors.ts'
 import { callRequesterWire, channelNames, type ChannelMessage, type ForwardedCall, type Outcome } from '../bridge/protocol.ts'
 import { Requester, type Delivery } from '../bridge/reliableChannel.ts'
@@ -58,6 +59,8 @@ export class Follower {
     onStalled: () => void,
     /** The leader's eth_accounts changed. */
     private readonly onAccountsChanged: (accounts: string[]) => void = () => {},
+    /** console.log printed in the leader's node. */
+    private readonly onConsoleLog: (output: ConsoleOutput) => void = () => {},
   ) {
     this.channel = new BroadcastChannel(channelNames(name).rpc)
     // First: on a `leader` message, calls are sent again (or failed) before onLeaderChanged renews subscriptions.
@@ -91,6 +94,7 @@ export class Follower {
     if (message.type === 'subscription' && message.tab === this.tab) this.onSubscription(message.subscription, message.result)
     else if (message.type === 'leader') this.onLeaderChanged()
     else if (message.type === 'accounts') this.onAccountsChanged(message.accounts)
+    else if (message.type === 'consoleLog') this.onConsoleLog(message.output)
   }
 
   close(): void {

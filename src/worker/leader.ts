@@ -1,5 +1,5 @@
 import { AlreadyKnownError, InternalError, RpcError } from '../core/errors.ts'
-import { createNode, type Node } from '../core/node.ts'
+import { createNode, type ConsoleOutput, type Node } from '../core/node.ts'
 import { Subscriptions, type SubscriptionMessage } from '../core/rpc/subscriptions.ts'
 import { IndexedDbStore } from '../core/store/indexedDbStore.ts'
 import type { Store } from '../core/store/store.ts'
@@ -42,7 +42,11 @@ export class Leader {
     private readonly options: WorkerOptions,
     private readonly tab: string,
     private readonly pushToPage: (message: SubscriptionMessage) => void,
-    { stolen = false, accountsChanged = () => {} }: { stolen?: boolean; accountsChanged?: (accounts: string[]) => void } = {},
+    {
+      stolen = false,
+      accountsChanged = () => {},
+      consoleLogged = () => {},
+    }: { stolen?: boolean; accountsChanged?: (accounts: string[]) => void; consoleLogged?: (output: ConsoleOutput) => void } = {},
   ) {
     if (options.persist) {
       this.channel = new BroadcastChannel(channelNames(options.name).rpc)
@@ -64,7 +68,15 @@ export class Leader {
             accountsChanged(accounts as string[])
           })
         })
-        this.closing.signal.addEventListener('abort', () => stop())
+        // Every tab's page hears what console.log printed, whichever tab's call ran it.
+        const stopConsole = node.on('consoleLog', (output) => {
+          this.post({ type: 'consoleLog', output })
+          consoleLogged(output)
+        })
+        this.closing.signal.addEventListener('abort', () => {
+          stop()
+          stopConsole()
+        })
       },
       () => {
         this.forwarded?.close()

@@ -123,7 +123,11 @@ class TabNode {
   private lead(session: Session, lock: HeldLock | undefined, stolen = false): Leader {
     const { options, subscriptions, events } = session
     const deliver = ({ subscription, result }: SubscriptionMessage) => subscriptions.deliver(subscription, result)
-    const leader = new Leader(options, this.tab, deliver, { stolen, accountsChanged: (accounts) => events({ type: 'accounts', accounts }) })
+    const leader = new Leader(options, this.tab, deliver, {
+      stolen,
+      accountsChanged: (accounts) => events({ type: 'accounts', accounts }),
+      consoleLogged: (output) => events({ type: 'consoleLog', output }),
+    })
     this.state = { kind: 'leading', session, leader, lock }
     void lock?.lost.then(() => this.stepDown(leader))
     return leader
@@ -139,6 +143,7 @@ class TabNode {
       () => void subscriptions.renew(this.upstream),
       () => void this.steal(),
       (accounts) => events({ type: 'accounts', accounts }),
+      (output) => events({ type: 'consoleLog', output }),
     )
     const queue = new AbortController()
     this.state = { kind: 'following', session, follower, queue, stealing: false }

@@ -1,7 +1,8 @@
 /**
  * Who may drive the CLI (src/cli/accessPolicy.ts): this machine's hosts only (DNS rebinding),
  * pages on loopback or allowed origins only, JSON bodies only, CORS for allowed origins only.
- * The last test is a real page on a foreign origin, in Chromium, trying what such a page can.
+ * The last test is a real page on a foreign origin, in Chromium, trying what such a page can
+ * (fetch and WebSocket), then the same page on a loopback origin.
  */
 import { chromium } from 'playwright'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -104,6 +105,17 @@ test('--allow-origin and --allow-host let one page and one name in; Private Netw
   expect((await send(cli.url, BALANCE, { Origin: 'https://other.example' })).status).toBe(403)
 })
 
+/** In the page: opens a WebSocket to `url` and sends `body` if it opens; says how it went. */
+const openSocket = ({ url, body }: { url: string; body: unknown }) =>
+  new Promise<string>((resolve) => {
+    const socket = new WebSocket(url)
+    socket.onopen = () => {
+      socket.send(JSON.stringify(body))
+      socket.onmessage = (event) => resolve(`answered ${String(event.data)}`)
+    }
+    socket.onclose = (event) => resolve(`closed ${event.code}`)
+  })
+
 test('a page on a foreign origin in Chromium can neither read the node nor change it', async () => {
   const cli = await startCli([])
   // The attacker's page, at http://evil.test:<port>: Chromium resolves evil.test to this machine.
@@ -130,10 +142,18 @@ test('a page on a foreign origin in Chromium can neither read the node nor chang
         read: await attempt({ headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(balance) }),
       }
     }, { url: cli.url, setBalance: SET_BALANCE, balance: BALANCE })
+    // WebSocket has no CORS: only the server's Origin check keeps this page out.
+    const socket = await page.evaluate(openSocket, { url: cli.url.replace(/^http/, 'ws'), body: SET_BALANCE })
+    expect(socket).toBe('closed 1006')
     expect(outcomes.json).toBe('failed: TypeError')
     expect(outcomes.read).toBe('failed: TypeError')
     expect(outcomes.simple).toMatch(/^read 0: $/) // opaque: sent, unreadable (and refused: below)
     expect(await call(cli.url, 'eth_getBalance', DEV[2].address, 'latest')).toBe(`0x${(10_000n * 10n ** 18n).toString(16)}`)
+
+    // The same page on a loopback origin opens its socket and is answered.
+    await page.goto(`${site.url}attack.html`)
+    const local = await page.evaluate(openSocket, { url: cli.url.replace(/^http/, 'ws'), body: BALANCE })
+    expect(local).toBe(`answered ${JSON.stringify({ jsonrpc: '2.0', id: 1, result: `0x${(10_000n * 10n ** 18n).toString(16)}` })}`)
   } finally {
     await browser.close()
     await site.close()

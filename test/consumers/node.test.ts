@@ -4,7 +4,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { createPublicClient, createWalletClient, http, parseEther, type Address } from 'viem'
+import { createPublicClient, createWalletClient, http, parseEther, webSocket, type Address } from 'viem'
 import { zksyncInMemoryNode } from 'viem/chains'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { createConsumer, stopConsumerProcesses, type Consumer } from './support/consumer.ts'
@@ -55,6 +55,23 @@ test('npx pagenode serves JSON-RPC over HTTP: a transfer the node signs, read ba
   const hash = await wallet.sendTransaction({ to, value: parseEther('1') })
   expect((await client.waitForTransactionReceipt({ hash, pollingInterval: 50 })).status).toBe('success')
   expect(await client.getBalance({ address: to })).toBe(10_001n * 10n ** 18n)
+})
+
+test('npx pagenode serves WebSocket on the same port: a request and a newHeads subscription with viem', async () => {
+  const { match } = await app.start('npx', ['--no', '--', 'pagenode', '--port', '0'], /^Listening on (http:\/\/\S+)$/m)
+  const transport = webSocket(match[1].replace(/^http/, 'ws'), { retryCount: 0 })
+  const client = createPublicClient({ chain: zksyncInMemoryNode, transport })
+  expect(await client.getChainId()).toBe(260)
+  const heads: bigint[] = []
+  const { unsubscribe } = await transport({ chain: zksyncInMemoryNode }).value!.subscribe({
+    params: ['newHeads'],
+    onData: (data) => void heads.push(BigInt((data.result as { number: string }).number)),
+    onError: () => {},
+  })
+  const [from, to] = (await createWalletClient({ chain: zksyncInMemoryNode, transport: http(match[1]) }).getAddresses()) as [Address, Address]
+  await createWalletClient({ account: from, chain: zksyncInMemoryNode, transport: http(match[1]) }).sendTransaction({ to, value: 1n })
+  await expect.poll(() => heads).toEqual([1n])
+  await unsubscribe()
 })
 
 test('npx pagenode init writes the prebuilt service worker, and with --worker the node worker', async () => {

@@ -17,10 +17,11 @@ export function toBlockRecord(produced: ProducedBlock<ReceivedTransaction>, batc
   const { header } = produced
   const blockHash = bytesToHex(header.hash())
   let logIndex = 0
-  const transactions = produced.included.map(({ signed, result }, index): TransactionRecord => {
+  const transactions = produced.included.map(({ signed, result, consoleLines }, index): TransactionRecord => {
     const logs = logRecords(result.receipt.logs, logIndex)
     logIndex += logs.length
     return {
+      ...(consoleLines && { consoleLogs: consoleLines }),
       hash: signed.hash,
       tx: signed.tx,
       from: signed.from,

@@ -50,6 +50,11 @@ export interface TransactionRecord extends SignedTransaction {
   /** When the node accepted it (ms since the epoch; ZKsync's received_timestamp_ms). */
   receivedAtMs: number
   receipt: ReceiptRecord
+  /**
+   * What its console.log calls printed, when it made any. Kept in memory with the block, not
+   * stored: a chain reopened from its store has none.
+   */
+  consoleLogs?: string[]
 }
 
 /**

@@ -47,7 +47,7 @@ export function revertToSnapshot(node: Node, id: bigint): Promise<boolean> {
     node.writer.truncate(snapshot.head, withEditedStateRoot(target, editedStateRoot))
     await node.writer.settled()
 
-    node.chain.truncate(snapshot.head)
+    const removed = node.chain.truncate(snapshot.head)
     if (editedStateRoot) target.editedStateRoot = editedStateRoot
     else delete target.editedStateRoot
     await node.state.vm.stateManager.setStateRoot(snapshot.stateRoot)
@@ -57,6 +57,7 @@ export function revertToSnapshot(node: Node, id: bigint): Promise<boolean> {
     node.filters.rewind(snapshot.head)
     node.snapshots.consume(id)
     node.scheduleBatchSeal()
+    node.blocksRemoved(removed)
     return true
   })
 }

@@ -3,6 +3,7 @@ import type { Common } from '@ethereumjs/common'
 import { RLP } from '@ethereumjs/rlp'
 import { KECCAK256_RLP, type Address } from '@ethereumjs/util'
 import { Bloom, encodeReceipt, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
+import { captureConsole } from './console/capture.ts'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { keccak256 } from './fastCrypto.ts'
 import { orderedTrieRoot } from './orderedTrie.ts'
@@ -28,6 +29,8 @@ export interface BlockTemplate {
 export interface IncludedTransaction<T extends SignedTransaction = SignedTransaction> {
   signed: T
   result: RunTxResult
+  /** What its console.log calls printed (console/capture.ts), when it made any. */
+  consoleLines?: string[]
 }
 
 export interface ProducedBlock<T extends SignedTransaction = SignedTransaction> {
@@ -136,11 +139,13 @@ export async function produceBlock<T extends SignedTransaction>(
       }
       try {
         // A sender with code is accepted, as anvil and Hardhat accept it (see runFromAnySender).
-        const result = await runFromAnySender(vm, signed.tx.getSenderAddress(), () =>
-          runTx(vm, { tx: signed.tx, block: context, blockGasUsed: gasUsed, skipHardForkValidation: true }),
+        const { value: result, lines } = await captureConsole(vm, () =>
+          runFromAnySender(vm, signed.tx.getSenderAddress(), () =>
+            runTx(vm, { tx: signed.tx, block: context, blockGasUsed: gasUsed, skipHardForkValidation: true }),
+          ),
         )
         gasUsed += result.totalGasSpent
-        included.push({ signed, result })
+        included.push(lines.length > 0 ? { signed, result, consoleLines: lines } : { signed, result })
       } catch (error) {
         dropped.push({ signed, reason: error instanceof Error ? error.message : String(error) })
       }

@@ -3,6 +3,7 @@ import { isAccessList2930Tx, isEOACode7702Tx, isFeeMarket1559Tx, type TypedTrans
 import { eoaCode7702RecoverAuthority, type PrefixedHexString } from '@ethereumjs/util'
 import { bytesToHex } from '../hexText.ts'
 import { runTx, type RunTxResult } from '@ethereumjs/vm'
+import { captureConsole } from '../exec/console/capture.ts'
 import { stateRootOf, type BlockRecord, type TransactionRecord } from '../chain/records.ts'
 import type { BlockRef } from '../chain/chain.ts'
 import { isPriced, runCall, type CallRequest, type StateOverrides } from '../exec/call.ts'
@@ -63,8 +64,9 @@ export async function traceCall(
       authorities: () => [],
       lentGasPrice: isPriced(request) ? undefined : (context.header.baseFeePerGas ?? 0n),
     }
-    const { trace } = await tracer.run(vm, () => runCall(vm, context, request, gas), target, false)
-    return trace
+    const { value, lines } = await captureConsole(vm, () => tracer.run(vm, () => runCall(vm, context, request, gas), target, false))
+    node.callPrinted('debug_traceCall', lines)
+    return value.trace
   }, { ms: timeoutMs, wording: 'trace' })
 }
 

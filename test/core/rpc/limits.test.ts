@@ -35,6 +35,7 @@ test('the defaults are the documented ones', () => {
     maxLogBlockRange: 10_000,
     maxLogResults: 10_000,
     maxFilters: 1000,
+    maxSubscriptions: 1000,
     filterIdleMs: 5 * 60 * 1000,
     callGasCap: 50_000_000n,
     evmTimeoutMs: 5000,

@@ -14,6 +14,7 @@ import { evmMethods } from './evm.ts'
 import { hardhatMethods } from './hardhat.ts'
 import { netMethods } from './net.ts'
 import { otsMethods } from './ots.ts'
+import { pagenodeMethods } from './pagenode.ts'
 import { txpoolMethods } from './txpool.ts'
 import { walletMethods } from './wallet.ts'
 import { web3Methods } from './web3.ts'
@@ -41,4 +42,5 @@ export const methods: MethodTable = {
   ...anvilMethods,
   ...hardhatMethods,
   ...otsMethods,
+  ...pagenodeMethods,
 }

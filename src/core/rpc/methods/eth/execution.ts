@@ -3,6 +3,7 @@ import { bytesToHex } from '../../../hexText.ts'
 import { createAccessList } from '../../../exec/accessList.ts'
 import { assertSuccess, runCall } from '../../../exec/call.ts'
 import { inCallSandbox } from '../../../exec/callSandbox.ts'
+import { captureConsole } from '../../../exec/console/capture.ts'
 import { estimateGasAt } from '../../../exec/estimateGas.ts'
 import { callRequest, stateOverrides } from '../../callObject.ts'
 import { method, type MethodTable } from '../../method.ts'
@@ -10,7 +11,11 @@ import { blockOrLatest, optional } from '../../params.ts'
 
 export const executionMethods: MethodTable = {
   eth_call: method([callRequest('call'), blockOrLatest(), optional(stateOverrides('stateOverrides'))], async (node, [request, ref, overrides]) => {
-    const result = await inCallSandbox(node, ref, request, overrides, ({ vm, context, gas }) => runCall(vm, context, request, gas))
+    const { value: result, lines } = await inCallSandbox(node, ref, request, overrides, ({ vm, context, gas }) =>
+      captureConsole(vm, () => runCall(vm, context, request, gas)),
+    )
+    // Printed for a call that reverts too, as Hardhat prints it.
+    node.callPrinted('eth_call', lines)
     assertSuccess(result)
     return bytesToHex(result.execResult.returnValue)
   }),
@@ -21,6 +26,8 @@ export const executionMethods: MethodTable = {
   ),
 
   eth_estimateGas: method([callRequest('call'), blockOrLatest(), optional(stateOverrides('stateOverrides'))], async (node, [request, ref, overrides]) =>
+    // No console.log output, as in Hardhat: wallets estimate before nearly every send, and each
+    // transaction's lines would be told twice (and the search runs the call many times).
     bigIntToHex(await estimateGasAt(node, request, ref, overrides)),
   ),
 }
