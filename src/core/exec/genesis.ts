@@ -4,6 +4,7 @@ import { Account, createAddressFromString, hexToBytes, KECCAK256_RLP } from '@et
 import { bytesToHex } from '../hexText.ts'
 import { sha256 } from '@noble/hashes/sha2.js'
 import type { DevAccount } from '../chain/devAccounts.ts'
+import { RICH_WALLETS } from '../chain/richWallets.ts'
 import type { BlockRecord } from '../chain/records.ts'
 import type { ResolvedConfig } from '../config.ts'
 import { L1_MESSENGER_ADDRESS, L1_MESSENGER_RUNTIME } from '../rollup/l1Messenger.ts'
@@ -11,7 +12,7 @@ import { blockSize } from './blockProducer.ts'
 import type { StateMachine } from './stateMachine.ts'
 
 /**
- * Block 0: the dev accounts funded, the system contracts installed, a real header over that
+ * Block 0: the dev accounts and the rich wallets funded, the system contracts installed, a real header over that
  * state. Written into the miner's VM, which must be at the empty state (a new node, anvil_reset).
  */
 export async function createGenesis(
@@ -23,6 +24,9 @@ export async function createGenesis(
 ): Promise<BlockRecord> {
   const sm = state.vm.stateManager
   for (const { address } of accounts) await sm.putAccount(address, new Account(0n, config.balance))
+  if (config.richWallets) {
+    for (const [address] of RICH_WALLETS) await sm.putAccount(createAddressFromString(address), new Account(0n, config.balance))
+  }
   const messenger = createAddressFromString(L1_MESSENGER_ADDRESS)
   await sm.putAccount(messenger, new Account())
   await sm.putCode(messenger, hexToBytes(L1_MESSENGER_RUNTIME))

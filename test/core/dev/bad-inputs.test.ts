@@ -81,8 +81,8 @@ test('the dump lists every account of the head state, addresses and slots in ord
   ).arrayBuffer()).toString())
   const addresses = Object.keys(dump.accounts)
   expect(addresses).toEqual([...addresses].sort())
-  // The ten dev accounts, the L1Messenger and A.
-  expect(addresses).toHaveLength(12)
+  // The ten dev accounts, the 20 rich wallets, the L1Messenger and A.
+  expect(addresses).toHaveLength(32)
   expect(dump.accounts[A]).toEqual({
     nonce: 0,
     balance: '0x0',
