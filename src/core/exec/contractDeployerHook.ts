@@ -26,7 +26,7 @@
  * reach the contract's code and revert saying the node did not run it
  * (test/core/exec/contractDeployerHook.test.ts covers that path).
  */
-import type { EVMInterface, EVMResult } from '@ethereumjs/evm'
+import { EVMError, type EVMInterface, type EVMResult } from '@ethereumjs/evm'
 import {
   Account,
   bigIntToBytes,
@@ -56,6 +56,8 @@ interface Deployment {
   deployer: Address
   /** Gas charged for the creation on top of what the frame itself uses. */
   fee: bigint
+  /** The call's gas did not cover the fee: the creation ran out of gas before it began. */
+  starved: boolean
 }
 
 /** What runCall takes: a message (nested calls), or the fields it builds one from (a transaction). */
@@ -93,8 +95,15 @@ async function asCreation(evm: EVMInterface, opts: RunCallOpts): Promise<Deploym
   call.data = initCode
   if (isCreate2) call.salt = data.subarray(4, 36)
   const gasLimit = call.gasLimit ?? 0n
-  call.gasLimit = gasLimit > fee ? gasLimit - fee : 0n
-  return { deployer: call.caller, fee }
+  if (gasLimit < fee) {
+    // Out of gas before the creation begins: it runs INVALID with no gas left (failing, its
+    // changes reverted) and is reported as running out of gas, all of the call's gas used.
+    call.data = Uint8Array.of(0xfe)
+    call.gasLimit = 0n
+    return { deployer: call.caller, fee: gasLimit, starved: true }
+  }
+  call.gasLimit = gasLimit - fee
+  return { deployer: call.caller, fee, starved: false }
 }
 
 /** The fields of a message, or of runCall's options, that a deployment rewrites. */
@@ -108,9 +117,10 @@ interface CallFields {
   delegatecall?: boolean
 }
 
-async function answerAsDeployer(evm: EVMInterface, result: EVMResult, { deployer, fee }: Deployment): Promise<void> {
+async function answerAsDeployer(evm: EVMInterface, result: EVMResult, { deployer, fee, starved }: Deployment): Promise<void> {
   const exec = result.execResult
   exec.executionGasUsed += fee
+  if (starved) exec.exceptionError = new EVMError(EVMError.errorMessages.OUT_OF_GAS)
   if (exec.exceptionError || !result.createdAddress) return
   const created = result.createdAddress
   const code = await evm.stateManager.getCode(created)

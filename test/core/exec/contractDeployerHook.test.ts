@@ -59,6 +59,20 @@ test('createEVM from a 0x71 transaction (zksync-ethers): the sender deploys at i
   expect(receipt.gasUsed).toBeGreaterThanOrEqual(plainReceipt.gasUsed)
 })
 
+test('a createEVM whose gas does not cover the creation fails out of gas, all its gas used, nothing deployed', async () => {
+  const node = await startNode()
+  const wallet = zksyncWallet(node, 2)
+  const deployer = new Contract(utils.CONTRACT_DEPLOYER_ADDRESS, DEPLOYER_ABI, wallet)
+  // The intrinsic gas (82,520 with this calldata) leaves less than CREATE's 32,000 for the frame.
+  const sent = await deployer.createEVM(probe.bytecode, { gasLimit: 100_000n })
+  const failure = (await sent.wait().catch((e: { receipt: unknown }) => e.receipt)) as { status: number; gasUsed: bigint }
+  expect(failure.status).toBe(0)
+  expect(failure.gasUsed).toBe(100_000n)
+  expect(await rpc(node)('eth_getCode', getCreateAddress({ from: wallet.address, nonce: 0 }), 'latest')).toBe('0x')
+  const trace = (await rpc(node)('debug_traceTransaction', sent.hash, { tracer: 'callTracer' })) as { error: string }
+  expect(trace.error).toBe('out of gas')
+})
+
 test('create2EVM: Ethereum CREATE2 address from the sender; a repeat collides and fails', async () => {
   const node = await startNode()
   const wallet = zksyncWallet(node, 1)
