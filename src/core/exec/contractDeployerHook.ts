@@ -66,16 +66,22 @@ type RunCallOpts = Parameters<EVMInterface['runCall']>[0]
 /** Makes `evm` run ContractDeployer's EVM deployments for their callers (see above). */
 export function runContractDeployerCreations(evm: EVMInterface): void {
   const runCall = evm.runCall.bind(evm)
-  evm.runCall = async (opts: RunCallOpts) => {
-    const deployment = await asCreation(evm, opts)
-    const result = await runCall(opts)
-    if (deployment) await answerAsDeployer(evm, result, deployment)
-    return result
+  // Any other call goes straight to ethereumjs: no await, no allocation on the hot path.
+  evm.runCall = (opts: RunCallOpts) => {
+    const request = deploymentRequest(opts)
+    return request ? runDeployment(evm, runCall, opts, request) : runCall(opts)
   }
 }
 
-/** Rewrites a createEVM/create2EVM call into its caller's creation; undefined for any other call. */
-async function asCreation(evm: EVMInterface, opts: RunCallOpts): Promise<Deployment | undefined> {
+/** What a createEVM/create2EVM call asks for, read from its calldata. */
+interface DeploymentRequest {
+  call: CallFields & { caller: Address }
+  initCode: Uint8Array
+  salt?: Uint8Array
+}
+
+/** The deployment a call to 0x…8006 asks for; undefined for any other call (or one that does not decode). */
+function deploymentRequest(opts: RunCallOpts): DeploymentRequest | undefined {
   const call: CallFields = opts.message ?? opts
   if (!call.to || !call.to.equals(DEPLOYER) || call.isStatic || call.delegatecall || !call.data || !call.caller) return undefined
   const data = call.data
@@ -83,17 +89,33 @@ async function asCreation(evm: EVMInterface, opts: RunCallOpts): Promise<Deploym
   if (!isCreate2 && !equalsBytes(data.subarray(0, 4), CREATE_EVM)) return undefined
   const initCode = bytesArgument(data, isCreate2 ? 1 : 0)
   if (!initCode) return undefined
+  return { call: call as CallFields & { caller: Address }, initCode, salt: isCreate2 ? data.subarray(4, 36) : undefined }
+}
 
-  const fee = CREATE_GAS + INIT_CODE_WORD_GAS * BigInt(Math.ceil(initCode.length / 32))
+async function runDeployment(
+  evm: EVMInterface,
+  runCall: EVMInterface['runCall'],
+  opts: RunCallOpts,
+  { call, initCode, salt }: DeploymentRequest,
+): Promise<EVMResult> {
   if (opts.message && opts.message.depth > 0) {
     // The CREATE opcode counts the creator's nonce before the address is derived from it.
     const caller = (await evm.stateManager.getAccount(call.caller)) ?? new Account()
     caller.nonce += 1n
     await evm.journal.putAccount(call.caller, caller)
   }
+  const deployment = asCreation(call, initCode, salt)
+  const result = await runCall(opts)
+  await answerAsDeployer(evm, result, deployment)
+  return result
+}
+
+/** Rewrites the call into its caller's creation, charging what a creation costs beyond a call. */
+function asCreation(call: CallFields & { caller: Address }, initCode: Uint8Array, salt: Uint8Array | undefined): Deployment {
+  const fee = CREATE_GAS + INIT_CODE_WORD_GAS * BigInt(Math.ceil(initCode.length / 32))
   call.to = undefined
   call.data = initCode
-  if (isCreate2) call.salt = data.subarray(4, 36)
+  if (salt) call.salt = salt
   const gasLimit = call.gasLimit ?? 0n
   if (gasLimit < fee) {
     // Out of gas before the creation begins: it runs INVALID with no gas left (failing, its
