@@ -13,6 +13,8 @@ export interface CliOptions {
   accounts: number
   /** Starting balance of each dev account, in wei. */
   balance: bigint
+  /** Fund anvil-zksync's rich wallets too (--no-rich-wallets: no). */
+  richWallets: boolean
   /** Bytes of deployed code a contract may have; false: no limit. */
   codeSizeLimit: number | false
   /** Hardhat's throwOnTransactionFailures (--throw-on-transaction-failures). */
@@ -61,6 +63,8 @@ Options:
                          before it is acknowledged, compacted at exit
   -a, --accounts <n>     dev accounts to derive and fund, 0 to 1000 (default ${CLI_DEFAULTS.accounts})
   --balance <ETH>        starting balance of each dev account (default ${CLI_DEFAULTS.balance})
+  --no-rich-wallets      do not fund anvil-zksync's 20 rich wallets (funded by default, with
+                         the dev accounts' balance)
   --code-size-limit <n>  bytes of code a contract may deploy (default ${CLI_DEFAULTS.codeSizeLimit}, EIP-170)
   --disable-code-size-limit
                          no limit on contract code, nor on initcode (EIP-3860)
@@ -92,6 +96,7 @@ const spec = {
   state: { type: 'string' },
   accounts: { type: 'string', short: 'a' },
   balance: { type: 'string' },
+  'no-rich-wallets': { type: 'boolean' },
   'code-size-limit': { type: 'string' },
   'disable-code-size-limit': { type: 'boolean' },
   'throw-on-transaction-failures': { type: 'boolean' },
@@ -125,6 +130,7 @@ export function parseCliArgs(argv: string[]): CliCommand {
       state: values.state === undefined ? undefined : parseStatePath(values.state),
       accounts: parseAccounts(values.accounts ?? String(CLI_DEFAULTS.accounts)),
       balance: parseEther(values.balance ?? CLI_DEFAULTS.balance),
+      richWallets: !(values['no-rich-wallets'] ?? false),
       codeSizeLimit: parseCodeSizeLimit(values['code-size-limit'], values['disable-code-size-limit'] ?? false),
       throwOnTransactionFailures: values['throw-on-transaction-failures'] ?? false,
       allowHosts: values['allow-host'] ?? [],

@@ -52,6 +52,7 @@ export async function startPagenode(options: CliOptions, out: Output): Promise<R
       mining: options.mining,
       accounts: options.accounts,
       balance: options.balance,
+      richWallets: options.richWallets,
       codeSizeLimit: options.codeSizeLimit,
       throwOnTransactionFailures: options.throwOnTransactionFailures,
       limits: options.limits,

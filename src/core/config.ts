@@ -62,6 +62,11 @@ export interface NodeConfig {
   accounts?: number
   /** Starting balance of each dev account, in wei. */
   balance?: bigint
+  /**
+   * Fund anvil-zksync's 20 rich wallets too, each with `balance` (docs/zksync.md, "Chain model").
+   * Default true.
+   */
+  richWallets?: boolean
   /** L2 gas price in wei; also the (fixed) base fee of every block. */
   gasPrice?: bigint
   /** Gas limit of every block (ZKsync uses 2^50). */
@@ -116,6 +121,7 @@ export interface ResolvedConfig {
   mnemonic: string
   accounts: number
   balance: bigint
+  richWallets: boolean
   gasPrice: bigint
   blockGasLimit: bigint
   mining: MiningConfig
@@ -189,6 +195,7 @@ export function resolveConfig(config: NodeConfig = {}): ResolvedConfig {
     mnemonic: config.mnemonic ?? DEFAULTS.mnemonic,
     accounts,
     balance: config.balance ?? DEFAULTS.balance,
+    richWallets: config.richWallets ?? true,
     gasPrice: config.gasPrice ?? DEFAULTS.gasPrice,
     blockGasLimit: config.blockGasLimit ?? DEFAULTS.blockGasLimit,
     mining,

@@ -26,6 +26,7 @@ import { createGenesis } from './exec/genesis.ts'
 import type { SignedTransaction } from './exec/rawTransaction.ts'
 import { StateMachine, type Sandbox } from './exec/stateMachine.ts'
 import { checkPaymaster } from './rollup/paymaster.ts'
+import { checkCreationBytecode } from './rollup/eraVmBytecode.ts'
 import { handleJsonRpc, handleJsonRpcText, type JsonRpcResponse } from './rpc/envelope.ts'
 import { methods } from './rpc/methods/index.ts'
 import { decodeBlockRecord } from './store/blockCodec.ts'
@@ -252,6 +253,7 @@ export class Node {
   /** Checks a transaction against the head and the pool (geth's rules); throws why it is refused. */
   async admit(signed: SignedTransaction): Promise<void> {
     checkPaymaster(signed)
+    checkCreationBytecode(signed)
     checkAdmission(signed, {
       pool: this.pool,
       isMined: (hash) => this.chain.hasTransaction(hash as PrefixedHexString),

@@ -29,6 +29,7 @@ describe('flags', () => {
       state: undefined,
       accounts: 10,
       balance: 10_000n * 10n ** 18n,
+      richWallets: true,
       codeSizeLimit: 24_576,
       throwOnTransactionFailures: false,
       allowHosts: [],
@@ -58,6 +59,7 @@ describe('flags', () => {
     expect(options(['--mining', 'manual', '--chain-id', '324', '--port=0']).mining).toEqual({ mode: 'manual' })
     expect(options(['--chain-id', '324']).chainId).toBe(324)
     expect(options(['--balance', '1.000000000000000001']).balance).toBe(10n ** 18n + 1n)
+    expect(options(['--no-rich-wallets']).richWallets).toBe(false)
   })
 
   test("the contract size limit, as anvil's flags set it", () => {

@@ -1,17 +1,19 @@
 import { createBlockHeader, genRequestsRoot } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
-import { Account, createAddressFromString, hexToBytes, KECCAK256_RLP } from '@ethereumjs/util'
+import { Account, bigIntToBytes, createAddressFromString, hexToBytes, KECCAK256_RLP, setLengthLeft } from '@ethereumjs/util'
 import { bytesToHex } from '../hexText.ts'
 import { sha256 } from '@noble/hashes/sha2.js'
 import type { DevAccount } from '../chain/devAccounts.ts'
+import { RICH_WALLETS } from '../chain/richWallets.ts'
 import type { BlockRecord } from '../chain/records.ts'
 import type { ResolvedConfig } from '../config.ts'
-import { L1_MESSENGER_ADDRESS, L1_MESSENGER_RUNTIME } from '../rollup/l1Messenger.ts'
+import { BASE_TOKEN_L2_ADDRESS } from '../rollup/l1Settlement.ts'
+import { SYSTEM_CONTRACTS, TOTAL_SUPPLY_SLOT } from '../rollup/systemContracts.ts'
 import { blockSize } from './blockProducer.ts'
 import type { StateMachine } from './stateMachine.ts'
 
 /**
- * Block 0: the dev accounts funded, the system contracts installed, a real header over that
+ * Block 0: the dev accounts and the rich wallets funded, the system contracts installed, a real header over that
  * state. Written into the miner's VM, which must be at the empty state (a new node, anvil_reset).
  */
 export async function createGenesis(
@@ -22,10 +24,18 @@ export async function createGenesis(
   timestamp: bigint,
 ): Promise<BlockRecord> {
   const sm = state.vm.stateManager
-  for (const { address } of accounts) await sm.putAccount(address, new Account(0n, config.balance))
-  const messenger = createAddressFromString(L1_MESSENGER_ADDRESS)
-  await sm.putAccount(messenger, new Account())
-  await sm.putCode(messenger, hexToBytes(L1_MESSENGER_RUNTIME))
+  const funded = [...accounts.map(({ address }) => address), ...(config.richWallets ? RICH_WALLETS.map(([address]) => createAddressFromString(address)) : [])]
+  for (const address of funded) await sm.putAccount(address, new Account(0n, config.balance))
+  for (const { address, runtime } of SYSTEM_CONTRACTS) {
+    const at = createAddressFromString(address)
+    await sm.putAccount(at, new Account())
+    await sm.putCode(at, hexToBytes(runtime))
+  }
+  // L2BaseToken's totalSupply: the ETH that exists, which withdrawals then burn.
+  const supply = config.balance * BigInt(funded.length)
+  if (supply > 0n) {
+    await sm.putStorage(createAddressFromString(BASE_TOKEN_L2_ADDRESS), setLengthLeft(bigIntToBytes(TOTAL_SUPPLY_SLOT), 32), bigIntToBytes(supply))
+  }
   const header = createBlockHeader(
     {
       number: 0n,

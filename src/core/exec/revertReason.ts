@@ -1,4 +1,4 @@
-import { bytesToBigInt, bytesToUtf8 } from '@ethereumjs/util'
+import { bytesToBigInt, bytesToUtf8, hexToBytes, intToBytes, setLengthLeft, utf8ToBytes } from '@ethereumjs/util'
 import { bytesToHex } from '../hexText.ts'
 
 const ERROR_SELECTOR = '0x08c379a0'
@@ -46,4 +46,16 @@ export function errorStringOf(data: Uint8Array): string | undefined {
 export function panicCodeOf(data: Uint8Array): bigint | undefined {
   if (data.length !== 4 + 32 || bytesToHex(data.subarray(0, 4)) !== PANIC_SELECTOR) return undefined
   return bytesToBigInt(data.subarray(4))
+}
+
+/** Error(string) revert data for `message`, as Solidity's revert("…") encodes it (errorStringOf reads it). */
+export function errorStringData(message: string): Uint8Array {
+  const text = utf8ToBytes(message)
+  const padded = Math.ceil(text.length / 32) * 32
+  const data = new Uint8Array(4 + 64 + padded)
+  data.set(hexToBytes(ERROR_SELECTOR), 0)
+  data.set(setLengthLeft(intToBytes(32), 32), 4)
+  data.set(setLengthLeft(intToBytes(text.length), 32), 36)
+  data.set(text, 68)
+  return data
 }

@@ -12,6 +12,8 @@ import { keepCodeAnalyses } from './enginePatches.ts'
 import { codeSizeOptions, DEFAULT_CODE_SIZE_LIMIT, type CodeSizeLimit } from './codeSizeLimit.ts'
 import { P256_VERIFY_PRECOMPILE } from './p256Verify.ts'
 import { ExecutionTimeLimit, type TimeoutWording } from './executionTimeLimit.ts'
+import { NONCE_HOLDER_PRECOMPILE } from '../rollup/nonceHolder.ts'
+import { runContractDeployerCreations } from './contractDeployerHook.ts'
 
 /** Hash of a canonical block by number, for the BLOCKHASH opcode. */
 export type BlockHashLookup = (number: bigint) => Uint8Array | undefined
@@ -44,8 +46,8 @@ export class StateMachine {
 
   static async create(common: Common, nodes: TrieNodeStore, blockHash: BlockHashLookup, codeSizeLimit: CodeSizeLimit = DEFAULT_CODE_SIZE_LIMIT): Promise<StateMachine> {
     const blockchain = blockHashAdapter(blockHash)
-    // ZKsync's P256VERIFY beside Prague's precompiles.
-    const evmOptions: EVMOpts = { ...codeSizeOptions(common, codeSizeLimit), customPrecompiles: [P256_VERIFY_PRECOMPILE] }
+    // ZKsync's P256VERIFY and NonceHolder beside Prague's precompiles.
+    const evmOptions: EVMOpts = { ...codeSizeOptions(common, codeSizeLimit), customPrecompiles: [P256_VERIFY_PRECOMPILE, NONCE_HOLDER_PRECOMPILE] }
     const vm = await newVm(common, nodes, undefined, blockchain, 'miner', evmOptions)
     // Only the miner's VM writes state that is kept: its keys are the ones a dump must name.
     const preimages = recordPreimages(vm.stateManager as MerkleStateManager, nodes)
@@ -189,6 +191,7 @@ async function newVm(
       : new SandboxStateManager({ common, trie: new ReadMemoTrie(options), caches: new Caches() })
   const vm = await createVM({ common, stateManager, blockchain, evmOpts })
   await keepCodeAnalyses(vm.evm)
+  runContractDeployerCreations(vm.evm)
   return vm
 }
 

@@ -26,3 +26,21 @@ export function bytecodeHash(bytecode: Uint8Array): Uint8Array {
   hash[3] = words & 0xff
   return hash
 }
+
+/**
+ * ZKsync's versioned hash of EVM bytecode (era's Utils.hashEVMBytecode): 0x02 0x00, the length in
+ * bytes (u16, big-endian), then the last 28 bytes of sha256 of the code padded with zeros to an
+ * odd number of 32-byte words. What ZKsync's ContractDeployed event names an EVM contract by.
+ */
+export function evmBytecodeHash(code: Uint8Array): Uint8Array {
+  let words = Math.ceil(code.length / 32)
+  if (words % 2 === 0) words += 1
+  const padded = new Uint8Array(words * 32)
+  padded.set(code)
+  const hash = sha256(padded)
+  hash[0] = 2
+  hash[1] = 0
+  hash[2] = (code.length >> 8) & 0xff
+  hash[3] = code.length & 0xff
+  return hash
+}

@@ -26,10 +26,27 @@ export const BASE_TOKEN_L2_ADDRESS: PrefixedHexString = '0x000000000000000000000
 /** How era names ETH in token lists and balance maps. */
 export const ETH_TOKEN_ADDRESS: PrefixedHexString = '0x0000000000000000000000000000000000000000'
 
-/** zks_getBridgeContracts: no bridges without an L1 (anvil-zksync answers the same seven nulls). */
+/** ZKsync's L2AssetRouter, the L2 shared bridge zksync-ethers and viem name (L2AssetRouter.sol). */
+export const L2_ASSET_ROUTER_ADDRESS: PrefixedHexString = '0x0000000000000000000000000000000000010003'
+
+/** ZKsync's L2NativeTokenVault, which clients ask whether a token is the base token. */
+export const L2_NATIVE_TOKEN_VAULT_ADDRESS: PrefixedHexString = '0x0000000000000000000000000000000000010004'
+
+/**
+ * The L1 asset router (L1 shared bridge) that the L2AssetRouter at 0x…10003 names as its
+ * counterpart (L2AssetRouter.sol holds the same address; a test checks it): derived from a label
+ * like MAIN_CONTRACT, nobody's account.
+ */
+export const L1_ASSET_ROUTER: PrefixedHexString = bytesToHex(keccak_256(utf8ToBytes('pagenode: L1 asset router')).subarray(12))
+
+/**
+ * zks_getBridgeContracts: the shared bridge, whose L2 side is the L2AssetRouter zksync-ethers'
+ * getDefaultBridgeAddresses() reads; no legacy ERC-20 or WETH bridges (null, as anvil-zksync
+ * answers them).
+ */
 export const BRIDGE_CONTRACTS = {
-  l1SharedDefaultBridge: null,
-  l2SharedDefaultBridge: null,
+  l1SharedDefaultBridge: L1_ASSET_ROUTER,
+  l2SharedDefaultBridge: L2_ASSET_ROUTER_ADDRESS,
   l1Erc20DefaultBridge: null,
   l2Erc20DefaultBridge: null,
   l1WethBridge: null,

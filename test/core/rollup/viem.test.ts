@@ -4,6 +4,7 @@ import { zksyncInMemoryNode } from 'viem/chains'
 import { eip712WalletActions, publicActionsL2 } from 'viem/zksync'
 import { beforeEach, expect, test } from 'vitest'
 import type { Node } from '../../../src/core/node.ts'
+import { L1_ASSET_ROUTER } from '../../../src/core/rollup/l1Settlement.ts'
 import { DEV, eip1193, startNode } from '../../support/chain.ts'
 
 const messengerAbi = parseAbi(['function sendToL1(bytes message) returns (bytes32)'])
@@ -32,8 +33,8 @@ test("publicActionsL2: the chain's fixed answers", async () => {
   expect(await publicClient.getBaseTokenL1Address()).toBe('0x0000000000000000000000000000000000000001')
   expect(await publicClient.getDefaultBridgeAddresses()).toEqual({
     erc20L1: null,
-    sharedL1: null,
-    sharedL2: null,
+    sharedL1: L1_ASSET_ROUTER,
+    sharedL2: '0x0000000000000000000000000000000000010003',
     l1Nullifier: undefined,
     l1NativeTokenVault: undefined,
   })

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { Node } from '../../../../src/core/node.ts'
 import { ErrorCode } from '../../../../src/core/index.ts'
 import { methods } from '../../../../src/core/rpc/methods/index.ts'
+import { L1_ASSET_ROUTER } from '../../../../src/core/rollup/l1Settlement.ts'
 import { DEV, devWallet, rpc, startNode } from '../../../support/chain.ts'
 import { signTx } from '../../../support/rawTx.ts'
 
@@ -80,8 +81,8 @@ const shapes: Record<string, () => Promise<void>> = {
   },
   async zks_getBridgeContracts() {
     expect(await call('zks_getBridgeContracts')).toEqual({
-      l1SharedDefaultBridge: null,
-      l2SharedDefaultBridge: null,
+      l1SharedDefaultBridge: L1_ASSET_ROUTER,
+      l2SharedDefaultBridge: '0x0000000000000000000000000000000000010003',
       l1Erc20DefaultBridge: null,
       l2Erc20DefaultBridge: null,
       l1WethBridge: null,
