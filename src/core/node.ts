@@ -29,6 +29,8 @@ import { checkPaymaster } from './rollup/paymaster.ts'
 import { handleJsonRpc, handleJsonRpcText, type JsonRpcResponse } from './rpc/envelope.ts'
 import { methods } from './rpc/methods/index.ts'
 import { decodeBlockRecord } from './store/blockCodec.ts'
+import { decodePoolEntry } from './store/poolCodec.ts'
+import { restoreSettings, SettingsEncoder } from './dev/persistedSettings.ts'
 import { EphemeralStore } from './store/memoryStore.ts'
 import { SCHEMA_VERSION, type PersistedChain, type Store } from './store/store.ts'
 import { TrieNodeStore } from './store/trieNodeStore.ts'
@@ -94,6 +96,9 @@ export class Node {
       },
       requeueLostTransactions: () => !this.mining.automine,
     })
+    writer.pool = this.pool
+    const settings = new SettingsEncoder(this)
+    writer.settings = () => settings.encode()
     this.scheduleBatchSeal()
     this.mining = new MiningMode(config.mining, () => this.miner.mine())
   }
@@ -244,9 +249,13 @@ export class Node {
     if (!fastCryptoSettled()) await loadFastCrypto()
     await this.admit(signed)
     this.pool.add(signed, this.config.now())
-    this.filters.pendingTransactionAdded(signed.hash)
-    this.emit('pendingTransaction', signed.hash)
-    if (!this.mining.automine) return signed.hash
+    if (!this.mining.automine) {
+      // Acknowledged once the pool holds it in the store: a crash must not lose it.
+      await this.persistPooled(signed.hash)
+      this.pendingAdded(signed.hash)
+      return signed.hash
+    }
+    this.pendingAdded(signed.hash)
 
     let inclusion
     try {
@@ -256,12 +265,29 @@ export class Node {
       throw error
     }
     if (inclusion.status === 'dropped') throw new TransactionRejectedError(inclusion.reason)
+    // A future nonce waits in the pool: acknowledged once stored there.
+    if (inclusion.status === 'waiting') await this.persistPooled(signed.hash)
     if (inclusion.status === 'mined' && inclusion.failure && this.config.throwOnTransactionFailures) {
       // Mined all the same (its block, receipt and gas stay), as Hardhat does.
       const { message, outOfGas } = describeFailure(inclusion.failure)
       throw new TransactionFailedError(message, outOfGas, signed.hash, bytesToHex(inclusion.failure.returnValue))
     }
     return signed.hash
+  }
+
+  private pendingAdded(hash: PrefixedHexString): void {
+    this.filters.pendingTransactionAdded(hash)
+    this.emit('pendingTransaction', hash)
+  }
+
+  /** Stores the pool with `hash` in it; a refused commit means "not accepted": it leaves the pool. */
+  private async persistPooled(hash: PrefixedHexString): Promise<void> {
+    try {
+      await this.writer.persist()
+    } catch (error) {
+      this.pool.remove(hash)
+      throw error
+    }
   }
 }
 
@@ -281,7 +307,7 @@ export async function createNode(options: NodeConfig = {}): Promise<Node> {
     common,
     nodes,
     (n) => {
-      const block = chain.byNumber(n)
+      const block = chain.at(n)
       return block && hexToBytes(block.hash)
     },
     config.codeSizeLimit,
@@ -291,17 +317,26 @@ export async function createNode(options: NodeConfig = {}): Promise<Node> {
 
   if (persisted) {
     restoreChain(persisted, chain, common, config.chainId)
-    writer.restored(chain.head.number)
-    await state.vm.stateManager.setStateRoot(stateRootOf(chain.head))
+    writer.restored(chain.tip.number)
+    await state.vm.stateManager.setStateRoot(stateRootOf(chain.tip))
     // The nodes the store left for later (most of a long chain's bytes) are read by the first
     // trie read that misses the others (TrieNodeStore.get): a start that answers from the chain
     // alone never waits for them, and a worker is never busy with them behind the caller's back.
   } else {
     chain.append(await createGenesis(state, common, config, accounts, clock.now()))
-    writer.enqueue(chain.head)
+    writer.enqueue(chain.tip)
     await writer.durable(0n)
   }
-  return new Node(config, common, accounts, chain, state, clock, store, writer)
+  const node = new Node(config, common, accounts, chain, state, clock, store, writer)
+  if (persisted) {
+    // The pool and the settings as last stored: a restart resumes where the node stood.
+    node.pool.load((persisted.pool ?? []).map(([seq, bytes]) => ({ ...decodePoolEntry(bytes, common), seq })))
+    if (persisted.settings) {
+      restoreSettings(node, persisted.settings, common, { mining: options.mining !== undefined, blockGasLimit: options.blockGasLimit !== undefined })
+    }
+    writer.restored(chain.tip.number, persisted.settings)
+  }
+  return node
 }
 
 /** Restored blocks indexed by hash per task in the background (~1 ms of work each). */
@@ -333,7 +368,7 @@ function restoreChain(persisted: PersistedChain, chain: Chain, common: Common, c
   // Their hashes are indexed between the first calls, a slice per task, or by the first lookup by hash.
   const indexSlice = () => chain.indexRestored(INDEX_SLICE) || setTimeout(indexSlice)
   setTimeout(indexSlice)
-  if (chain.byNumber(0n)!.hash !== meta.genesisHash) {
+  if (chain.at(0n)!.hash !== meta.genesisHash) {
     throw new ChainStoreError('the stored chain is damaged: its genesis block does not match its record')
   }
 }

@@ -146,8 +146,8 @@ export class Miner {
   }
 
   private inclusionOf(hash: PrefixedHexString): Inclusion {
-    const mined = this.deps.chain.transaction(hash)
-    if (mined) return { status: 'mined', block: this.deps.chain.byNumber(mined.blockNumber)!, failure: this.failures.get(hash) }
+    const mined = this.deps.chain.minedTransaction(hash)
+    if (mined) return { status: 'mined', block: this.deps.chain.at(mined.blockNumber)!, failure: this.failures.get(hash) }
     const reason = this.dropped.get(hash)
     if (reason !== undefined) return { status: 'dropped', reason }
     return this.deps.pool.get(hash) ? { status: 'waiting' } : { status: 'dropped', reason: 'transaction was removed from the pool' }
@@ -158,14 +158,14 @@ export class Miner {
     const { chain, pool, state } = this.deps
     // Nothing was appended above the store's head: the failed commit was an exclusive change's,
     // which holds the lock and undoes itself (waiting for the lock here would never end).
-    if (lastStored < 0n || chain.head.number <= lastStored) return
+    if (lastStored < 0n || chain.tip.number <= lastStored) return
     await this.lock.acquire()
     try {
       const requeue = this.deps.requeueLostTransactions()
       for (const block of chain.truncate(lastStored)) {
         if (requeue) for (const tx of block.transactions) pool.add(tx, this.deps.clock.nowMs())
       }
-      await state.vm.stateManager.setStateRoot(stateRootOf(chain.head))
+      await state.vm.stateManager.setStateRoot(stateRootOf(chain.tip))
     } finally {
       this.lock.release()
     }
@@ -184,7 +184,7 @@ export class Miner {
   private async mineLocked(maxTransactions: number, selected?: PoolEntry[]): Promise<BlockRecord> {
     const { state, chain, pool, writer, clock, params } = this.deps
     const entries = selected ?? (await this.executable(maxTransactions))
-    const parent = chain.head
+    const parent = chain.tip
     const timestamp = clock.nextTimestamp(parent.header.timestamp)
     const produced = await produceBlock(
       state.vm,
