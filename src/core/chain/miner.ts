@@ -117,16 +117,19 @@ export class Miner {
   async mineThrough(hash: PrefixedHexString): Promise<Inclusion> {
     await this.lock.acquire()
     let inclusion: Inclusion
+    let last: BlockRecord | undefined
     try {
       for (let next = await this.executable(1); next.length > 0; next = await this.executable(1)) {
-        await this.mineLocked(1, next)
+        last = await this.mineLocked(1, next)
       }
       inclusion = this.inclusionOf(hash)
     } finally {
       this.lock.release()
     }
     // The lock is free while the store commits, so blocks of other callers join the next commit.
-    if (inclusion.status === 'mined') await this.deps.writer.durable(inclusion.block.number)
+    // A transaction that filled a gap is answered once the ones it brought along are stored too
+    // (readers see them then: Chain.publish), so its sender finds their receipts at once.
+    if (inclusion.status === 'mined') await this.deps.writer.durable(last && last.number > inclusion.block.number ? last.number : inclusion.block.number)
     return inclusion
   }
 
