@@ -314,9 +314,14 @@ export async function createNode(options: NodeConfig = {}): Promise<Node> {
   )
   const clock = new BlockClock(config.now)
   const writer = new ChainWriter(store, chain, nodes, config.chainId)
+  // Stored blocks, restored or mined, are kept as their bytes, decoded while recently read.
+  const decode = (bytes: Uint8Array) => decodeBlockRecord(bytes, common)
+  const recent = new DecodedBlocks()
+  const recentLogs = new RecentLogs()
+  chain.storedForm = (block, bytes) => new StoredBlock(bytes, decode, recent, undefined, recentLogs, block)
 
   if (persisted) {
-    restoreChain(persisted, chain, common, config.chainId)
+    restoreChain(persisted, chain, config.chainId, (bytes, hash) => new StoredBlock(bytes, decode, recent, hash, recentLogs))
     writer.restored(chain.tip.number)
     await state.vm.stateManager.setStateRoot(stateRootOf(chain.tip))
     // The nodes the store left for later (most of a long chain's bytes) are read by the first
@@ -347,7 +352,7 @@ const INDEX_SLICE = 500
  * indexed from their records' summaries and decoded only when read (chain/storedBlock.ts), so
  * this stays quick however long the chain is.
  */
-function restoreChain(persisted: PersistedChain, chain: Chain, common: Common, chainId: number): void {
+function restoreChain(persisted: PersistedChain, chain: Chain, chainId: number, storedBlock: (bytes: Uint8Array, hash?: Uint8Array) => StoredBlock): void {
   const { meta, blocks, blockHashes } = persisted
   if (meta.schemaVersion > SCHEMA_VERSION) {
     throw new ChainStoreError(
@@ -361,10 +366,7 @@ function restoreChain(persisted: PersistedChain, chain: Chain, common: Common, c
   if (BigInt(blocks.length) !== meta.headNumber + 1n || stored !== blocks.length) {
     throw new ChainStoreError(`the stored chain is incomplete: its head is block ${meta.headNumber} but ${stored} blocks are stored`)
   }
-  const decode = (bytes: Uint8Array) => decodeBlockRecord(bytes, common)
-  const recent = new DecodedBlocks()
-  const recentLogs = new RecentLogs()
-  chain.restore(blocks.map((bytes, number) => new StoredBlock(bytes, decode, recent, blockHashes?.[number], recentLogs)))
+  chain.restore(blocks.map((bytes, number) => storedBlock(bytes, blockHashes?.[number])))
   // Their hashes are indexed between the first calls, a slice per task, or by the first lookup by hash.
   const indexSlice = () => chain.indexRestored(INDEX_SLICE) || setTimeout(indexSlice)
   setTimeout(indexSlice)

@@ -41,6 +41,11 @@ export class Chain {
    * at the first lookup by hash, whichever comes first (`indexRestored`).
    */
   private unindexed: { from: number; to: number } | undefined
+  /**
+   * Makes a block's stored form from its record and its stored bytes (set by the node): see
+   * `stored`. Without it, mined blocks stay as they were mined.
+   */
+  storedForm: ((block: BlockRecord, bytes: Uint8Array) => StoredBlock) | undefined
   /** Bytecodes published as factory dependencies, by versioned hash, with the block that first did. */
   private readonly bytecodes = new Map<PrefixedHexString, { bytecode: Uint8Array; block: bigint }>()
 
@@ -57,6 +62,24 @@ export class Chain {
   /** Makes blocks up to `number` visible to readers: they are in the store now. */
   publish(number: bigint): void {
     this.published = Math.min(Number(number), this.blocks.length - 1)
+  }
+
+  /**
+   * A block is in the store as `bytes`: the chain keeps it in its stored form from now on (the
+   * bytes, the decoded parts while recently read), as a restored chain keeps every block. A
+   * decoded block holds its header, transaction objects, receipts and logs (~10 times its
+   * bytes), and the store's image (the CLI's state file) holds the bytes anyway: keeping both
+   * for every block grew the heap with the chain (issue 19, item 7; bench/memory.ts).
+   */
+  stored(block: BlockRecord, bytes: Uint8Array): void {
+    const n = Number(block.number)
+    if (!this.storedForm || this.blocks[n] !== block || block instanceof StoredBlock) return
+    const stored = this.storedForm(block, bytes)
+    this.blocks[n] = stored
+    if (this.byHash.get(block.hash) === block) this.byHash.set(block.hash, stored)
+    block.transactions.forEach((tx, index) => {
+      if (this.txs.get(tx.hash)?.block === block) this.txs.set(tx.hash, { block: stored, index })
+    })
   }
 
   /** Block `number`, stored or not (the miner's BLOCKHASH, the writer). */

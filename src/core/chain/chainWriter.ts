@@ -165,11 +165,12 @@ export class ChainWriter {
     const poolChanges = this.pool?.takeChanges()
     const settings = this.settingsChanged()
     if (settings) this.storedSettings = settings
+    const encoded = blocks.map((block) => ({ number: block.number, bytes: encodeBlockRecord(block) }))
     try {
       await this.store.commit({
         meta: this.meta(head),
         nodes,
-        blocks: blocks.map((block) => ({ number: block.number, bytes: encodeBlockRecord(block) })),
+        blocks: encoded,
         dropAbove,
         pool: poolChanges && encodePoolChanges(poolChanges),
         settings,
@@ -177,6 +178,8 @@ export class ChainWriter {
       this.stored = head
       this.committed = upTo
       if (settings) this.committedSettings = settings
+      // Stored: the chain keeps them as their bytes from now on (Chain.stored).
+      blocks.forEach((block, i) => this.chain.stored(block, encoded[i].bytes))
       this.chain.publish(head)
       this.blockWaiters = settle(this.blockWaiters, (waiter) => waiter.until <= head)
       this.changeWaiters = settle(this.changeWaiters, (waiter) => waiter.until <= upTo)
