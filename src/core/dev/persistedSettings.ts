@@ -1,5 +1,6 @@
 import type { Common } from '@ethereumjs/common'
-import { bytesToHex, createAddressFromString, hexToBytes, type PrefixedHexString } from '@ethereumjs/util'
+import { createAddressFromString, hexToBytes, type PrefixedHexString } from '@ethereumjs/util'
+import { bytesToHex } from '../hexText.ts'
 import type { MiningConfig } from '../config.ts'
 import type { ChainSnapshot } from '../chain/snapshots.ts'
 import type { PoolEntry } from '../chain/txPool.ts'

@@ -19,7 +19,7 @@ test('mined blocks are kept in their stored form once stored, and read the same'
 
   expect(node.chain.byNumber(1n)).toBeInstanceOf(StoredBlock)
   expect(node.chain.byNumber(300n)).toBeInstanceOf(StoredBlock)
-  expect(node.chain.transaction(txHash(raws[0]))).toMatchObject({ blockNumber: 1n })
+  expect(node.chain.transaction(txHash(raws[0]) as `0x${string}`)).toMatchObject({ blockNumber: 1n })
   // Block 1 was decoded longest ago: its decoded parts are gone, and it reads the same from its bytes.
   expect(await call('eth_getTransactionReceipt', txHash(raws[0]))).toEqual(receipt)
   expect(await call('eth_getBlockByNumber', '0x1', true)).toEqual(block)
