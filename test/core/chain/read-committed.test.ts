@@ -24,7 +24,7 @@ test('while a block is being stored, other clients see none of it; once stored, 
   let acknowledged = false
   const sent = call('eth_sendRawTransaction', raw).then(() => (acknowledged = true))
   // Let the miner build the block and hand it to the (held) store.
-  while (store.commits.length === 0 && !(await pendingCommit(node))) await new Promise((resolve) => setTimeout(resolve, 5))
+  while (!pendingCommit(node)) await new Promise((resolve) => setTimeout(resolve, 5))
 
   expect(await call('eth_blockNumber')).toBe('0x0')
   expect(await call('eth_getBlockByNumber', '0x1', false)).toBeNull()
@@ -34,6 +34,8 @@ test('while a block is being stored, other clients see none of it; once stored, 
   expect(await call('eth_getTransactionByHash', hash)).toBeNull()
   expect(await call('eth_getBalance', DEV[1].address, 'latest')).toBe(balance)
   expect(await call('eth_getTransactionCount', DEV[0].address, 'latest')).toBe('0x0')
+  // `pending` is the nonce a new transaction must take: the block on its way used nonce 0.
+  expect(await call('eth_getTransactionCount', DEV[0].address, 'pending')).toBe('0x1')
   expect(await call('eth_getLogs', { fromBlock: '0x0', toBlock: 'latest' })).toEqual([])
   expect(await call('eth_getFilterChanges', filter)).toEqual([])
   expect(heads).toEqual([])
@@ -74,6 +76,6 @@ test('a second client polling for the receipt never sees it before its block is 
 })
 
 /** Whether the node has a block past the published head (the miner appended it, the store has not taken it). */
-async function pendingCommit(node: Awaited<ReturnType<typeof startNode>>): Promise<boolean> {
+function pendingCommit(node: Awaited<ReturnType<typeof startNode>>): boolean {
   return node.chain.tip.number > node.chain.head.number
 }
