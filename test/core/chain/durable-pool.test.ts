@@ -115,3 +115,20 @@ test('a mining mode given at start wins over the stored one', async () => {
   const { node: plain } = await open(store)
   expect(plain.mining.current).toEqual({ mode: 'manual' })
 })
+
+test('pooled transactions sent together share commits (group commit), each acknowledged once stored', async () => {
+  const store = new FlakyStore()
+  const { call } = await open(store, { mode: 'manual' })
+  const raws = await Promise.all(Array.from({ length: 20 }, (_, nonce) => signTransfer(nonce)))
+  const commits = store.commits.length
+  // A slow disk: the first send's commit waits, and the other 19 join the next one.
+  store.hold()
+  let acknowledged = 0
+  const sends = raws.map((raw) => call('eth_sendRawTransaction', raw).then(() => acknowledged++))
+  await new Promise((resolve) => setTimeout(resolve, 50))
+  expect(acknowledged).toBe(0)
+  store.release()
+  await Promise.all(sends)
+  expect(store.commits.length - commits).toBeLessThanOrEqual(2)
+  expect(store.commits.slice(commits).flatMap((c) => c.pool?.added ?? [])).toHaveLength(20)
+})
