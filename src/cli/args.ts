@@ -10,6 +10,8 @@ export interface CliOptions {
   mining: MiningConfig
   /** The state file; absent: the chain lives in memory and ends with the process. */
   state?: string
+  /** Keep the valid prefix of a damaged state file, its original copied aside (--state-recover). */
+  stateRecover: boolean
   accounts: number
   /** Starting balance of each dev account, in wei. */
   balance: bigint
@@ -60,7 +62,10 @@ Options:
                          interval=<ms>: a block every <ms> milliseconds
                          manual: transactions wait in the pool
   --state <file>         keep the chain in <file>: loaded at start, every change saved
-                         before it is acknowledged, compacted at exit
+                         before it is acknowledged (blocks, the pool, dev-node settings),
+                         compacted at exit; --mining given at start wins over the saved mode
+  --state-recover        start on a damaged state file with the records before the damage;
+                         the original is kept as <file>.damaged-<time>
   -a, --accounts <n>     dev accounts to derive and fund, 0 to 1000 (default ${CLI_DEFAULTS.accounts})
   --balance <ETH>        starting balance of each dev account (default ${CLI_DEFAULTS.balance})
   --no-rich-wallets      do not fund anvil-zksync's 20 rich wallets (funded by default, with
@@ -94,6 +99,7 @@ const spec = {
   'chain-id': { type: 'string' },
   mining: { type: 'string' },
   state: { type: 'string' },
+  'state-recover': { type: 'boolean' },
   accounts: { type: 'string', short: 'a' },
   balance: { type: 'string' },
   'no-rich-wallets': { type: 'boolean' },
@@ -107,6 +113,11 @@ const spec = {
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'V' },
 } as const
+
+function parseStateRecover(recover: boolean, state: string | undefined): boolean {
+  if (recover && state === undefined) throw new UsageError('--state-recover needs --state <file>: the state file to recover')
+  return recover
+}
 
 export function parseCliArgs(argv: string[]): CliCommand {
   type Value<K extends keyof typeof spec> = (typeof spec)[K] extends { multiple: true } ? string[] : (typeof spec)[K]['type'] extends 'string' ? string : boolean
@@ -128,6 +139,7 @@ export function parseCliArgs(argv: string[]): CliCommand {
       chainId: parseChainId(values['chain-id'] ?? String(CLI_DEFAULTS.chainId)),
       mining: parseMining(values.mining ?? 'auto'),
       state: values.state === undefined ? undefined : parseStatePath(values.state),
+      stateRecover: parseStateRecover(values['state-recover'] ?? false, values.state),
       accounts: parseAccounts(values.accounts ?? String(CLI_DEFAULTS.accounts)),
       balance: parseEther(values.balance ?? CLI_DEFAULTS.balance),
       richWallets: !(values['no-rich-wallets'] ?? false),

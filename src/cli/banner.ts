@@ -3,8 +3,8 @@ import { DEV_MNEMONIC, VERSION, type MiningConfig, type Pagenode } from '../core
 
 export interface BannerFacts {
   node: Pagenode
-  /** The mining mode the node started in. */
-  mining: MiningConfig
+  /** The mining mode the node started in; undefined: the interval mining a state file saved. */
+  mining: MiningConfig | undefined
   url: string
   /** What the state file line says, or undefined without --state. */
   state?: string
@@ -26,7 +26,7 @@ export async function formatBanner({ node, mining, url, state, notes }: BannerFa
     `pagenode v${VERSION}`,
     '',
     `Chain ID:   ${node.chainId} (0x${node.chainId.toString(16)})`,
-    `Mining:     ${describeMining(mining)}`,
+    `Mining:     ${mining ? describeMining(mining) : 'a block at the interval saved in the state file'}`,
     `Gas price:  ${BigInt(gasPrice as string)} wei`,
     `State:      ${state ?? 'in memory (gone at exit; keep it with --state <file>)'}`,
   ]

@@ -1,5 +1,5 @@
 import { dirname } from 'node:path'
-import { createNode, DEFAULT_LIMITS, type Pagenode } from '../core/index.ts'
+import { createNode, DEFAULT_LIMITS, type MiningConfig, type Pagenode } from '../core/index.ts'
 import type { CliOptions } from './args.ts'
 import { formatBanner } from './banner.ts'
 import { CliError } from './cliError.ts'
@@ -46,10 +46,11 @@ export async function startPagenode(options: CliOptions, out: Output): Promise<R
     throw listenError(error, options)
   })
   try {
-    store = options.state === undefined ? undefined : await openStateFile(options.state, options.chainId)
+    store = options.state === undefined ? undefined : await openStateFile(options.state, options.chainId, options.stateRecover)
     node = await createNode({
       chainId: options.chainId,
-      mining: options.mining,
+      // Given on the command line, it wins over the mode a state file saved; else the saved one holds.
+      mining: options.given.has('mining') ? options.mining : undefined,
       accounts: options.accounts,
       balance: options.balance,
       richWallets: options.richWallets,
@@ -71,7 +72,7 @@ export async function startPagenode(options: CliOptions, out: Output): Promise<R
     const running = node
     const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${address.port}`
     const state = store && (await describeState(store, node))
-    const banner = await formatBanner({ node, mining: options.mining, url, state, notes: notes(options, store) })
+    const banner = await formatBanner({ node, mining: await startedMining(node, options, store), url, state, notes: notes(options, store) })
     return {
       node,
       url,
@@ -96,10 +97,10 @@ export async function startPagenode(options: CliOptions, out: Output): Promise<R
   }
 }
 
-async function openStateFile(path: string, chainId: number): Promise<FileStore> {
+async function openStateFile(path: string, chainId: number, recover: boolean): Promise<FileStore> {
   let store: FileStore
   try {
-    store = await FileStore.open(path)
+    store = await FileStore.open(path, { recover })
   } catch (error) {
     throw stateFileError(error as NodeJS.ErrnoException, path)
   }
@@ -114,6 +115,14 @@ async function openStateFile(path: string, chainId: number): Promise<FileStore> 
   return store
 }
 
+/** The mining mode the node runs in: the one given, or the one its state file saved. */
+async function startedMining(node: Pagenode, options: CliOptions, store: FileStore | undefined): Promise<MiningConfig | undefined> {
+  if (options.given.has('mining') || !store || store.opened.created) return options.mining
+  if (await node.request({ method: 'anvil_getAutomine' })) return { mode: 'auto' }
+  if (!(await node.request({ method: 'eth_mining' }))) return { mode: 'manual' }
+  return undefined
+}
+
 async function describeState(store: FileStore, node: Pagenode): Promise<string> {
   const head = BigInt((await node.request({ method: 'eth_blockNumber' })) as string)
   return store.opened.created ? `${store.path} (new chain)` : `${store.path} (restored, head at block ${head})`
@@ -124,6 +133,13 @@ function notes(options: CliOptions, store: FileStore | undefined): string[] {
   if (store && !store.opened.created && options.given.has('balance')) {
     notes.push('--balance only applies to a new chain: the balances in the state file are kept.')
   }
+  const recovered = store?.opened.recovered
+  if (recovered) {
+    notes.push(
+      `the state file was damaged (${recovered.damage}); started from the ${recovered.records} intact records before it. The original is kept as ${recovered.copy}.`,
+    )
+  }
+  if (store?.opened.staleTemp) notes.push(`removed ${store.path}.tmp, left by a compaction that was interrupted (the state file itself is whole).`)
   if (store && store.opened.tornBytes > 0) {
     notes.push(
       `the state file ended in ${store.opened.tornBytes} bytes of a write that never finished (it was never acknowledged); they were dropped.`,

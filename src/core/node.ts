@@ -30,6 +30,8 @@ import { checkCreationBytecode } from './rollup/eraVmBytecode.ts'
 import { handleJsonRpc, handleJsonRpcText, type JsonRpcResponse } from './rpc/envelope.ts'
 import { methods } from './rpc/methods/index.ts'
 import { decodeBlockRecord } from './store/blockCodec.ts'
+import { decodePoolEntry } from './store/poolCodec.ts'
+import { restoreSettings, SettingsEncoder } from './dev/persistedSettings.ts'
 import { EphemeralStore } from './store/memoryStore.ts'
 import { SCHEMA_VERSION, type PersistedChain, type Store } from './store/store.ts'
 import { TrieNodeStore } from './store/trieNodeStore.ts'
@@ -113,6 +115,9 @@ export class Node {
       },
       requeueLostTransactions: () => !this.mining.automine,
     })
+    writer.pool = this.pool
+    const settings = new SettingsEncoder(this)
+    writer.settings = () => settings.encode()
     this.scheduleBatchSeal()
     this.mining = new MiningMode(config.mining, () => this.miner.mine())
   }
@@ -276,9 +281,13 @@ export class Node {
     if (!fastCryptoSettled()) await loadFastCrypto()
     await this.admit(signed)
     this.pool.add(signed, this.config.now())
-    this.filters.pendingTransactionAdded(signed.hash)
-    this.emit('pendingTransaction', signed.hash)
-    if (!this.mining.automine) return signed.hash
+    if (!this.mining.automine) {
+      // Acknowledged once the pool holds it in the store: a crash must not lose it.
+      await this.persistPooled(signed.hash)
+      this.pendingAdded(signed.hash)
+      return signed.hash
+    }
+    this.pendingAdded(signed.hash)
 
     let inclusion
     try {
@@ -288,12 +297,29 @@ export class Node {
       throw error
     }
     if (inclusion.status === 'dropped') throw new TransactionRejectedError(inclusion.reason)
+    // A future nonce waits in the pool: acknowledged once stored there.
+    if (inclusion.status === 'waiting') await this.persistPooled(signed.hash)
     if (inclusion.status === 'mined' && inclusion.failure && this.config.throwOnTransactionFailures) {
       // Mined all the same (its block, receipt and gas stay), as Hardhat does.
       const { message, outOfGas } = describeFailure(inclusion.failure)
       throw new TransactionFailedError(message, outOfGas, signed.hash, bytesToHex(inclusion.failure.returnValue))
     }
     return signed.hash
+  }
+
+  private pendingAdded(hash: PrefixedHexString): void {
+    this.filters.pendingTransactionAdded(hash)
+    this.emit('pendingTransaction', hash)
+  }
+
+  /** Stores the pool with `hash` in it; a refused commit means "not accepted": it leaves the pool. */
+  private async persistPooled(hash: PrefixedHexString): Promise<void> {
+    try {
+      await this.writer.persist()
+    } catch (error) {
+      this.pool.remove(hash)
+      throw error
+    }
   }
 }
 
@@ -313,27 +339,41 @@ export async function createNode(options: NodeConfig = {}): Promise<Node> {
     common,
     nodes,
     (n) => {
-      const block = chain.byNumber(n)
+      const block = chain.at(n)
       return block && hexToBytes(block.hash)
     },
     config.codeSizeLimit,
   )
   const clock = new BlockClock(config.now)
   const writer = new ChainWriter(store, chain, nodes, config.chainId)
+  // Stored blocks, restored or mined, are kept as their bytes, decoded while recently read.
+  const decode = (bytes: Uint8Array) => decodeBlockRecord(bytes, common)
+  const recent = new DecodedBlocks()
+  const recentLogs = new RecentLogs()
+  chain.storedForm = (block, bytes) => new StoredBlock(bytes, decode, recent, undefined, recentLogs, block)
 
   if (persisted) {
-    restoreChain(persisted, chain, common, config.chainId)
-    writer.restored(chain.head.number)
-    await state.vm.stateManager.setStateRoot(stateRootOf(chain.head))
+    restoreChain(persisted, chain, config.chainId, (bytes, hash) => new StoredBlock(bytes, decode, recent, hash, recentLogs))
+    writer.restored(chain.tip.number)
+    await state.vm.stateManager.setStateRoot(stateRootOf(chain.tip))
     // The nodes the store left for later (most of a long chain's bytes) are read by the first
     // trie read that misses the others (TrieNodeStore.get): a start that answers from the chain
     // alone never waits for them, and a worker is never busy with them behind the caller's back.
   } else {
     chain.append(await createGenesis(state, common, config, accounts, clock.now()))
-    writer.enqueue(chain.head)
+    writer.enqueue(chain.tip)
     await writer.durable(0n)
   }
-  return new Node(config, common, accounts, chain, state, clock, store, writer)
+  const node = new Node(config, common, accounts, chain, state, clock, store, writer)
+  if (persisted) {
+    // The pool and the settings as last stored: a restart resumes where the node stood.
+    node.pool.load((persisted.pool ?? []).map(([seq, bytes]) => ({ ...decodePoolEntry(bytes, common), seq })))
+    if (persisted.settings) {
+      restoreSettings(node, persisted.settings, common, { mining: options.mining !== undefined, blockGasLimit: options.blockGasLimit !== undefined })
+    }
+    writer.restored(chain.tip.number, persisted.settings)
+  }
+  return node
 }
 
 /** Restored blocks indexed by hash per task in the background (~1 ms of work each). */
@@ -344,7 +384,7 @@ const INDEX_SLICE = 500
  * indexed from their records' summaries and decoded only when read (chain/storedBlock.ts), so
  * this stays quick however long the chain is.
  */
-function restoreChain(persisted: PersistedChain, chain: Chain, common: Common, chainId: number): void {
+function restoreChain(persisted: PersistedChain, chain: Chain, chainId: number, storedBlock: (bytes: Uint8Array, hash?: Uint8Array) => StoredBlock): void {
   const { meta, blocks, blockHashes } = persisted
   if (meta.schemaVersion > SCHEMA_VERSION) {
     throw new ChainStoreError(
@@ -358,14 +398,11 @@ function restoreChain(persisted: PersistedChain, chain: Chain, common: Common, c
   if (BigInt(blocks.length) !== meta.headNumber + 1n || stored !== blocks.length) {
     throw new ChainStoreError(`the stored chain is incomplete: its head is block ${meta.headNumber} but ${stored} blocks are stored`)
   }
-  const decode = (bytes: Uint8Array) => decodeBlockRecord(bytes, common)
-  const recent = new DecodedBlocks()
-  const recentLogs = new RecentLogs()
-  chain.restore(blocks.map((bytes, number) => new StoredBlock(bytes, decode, recent, blockHashes?.[number], recentLogs)))
+  chain.restore(blocks.map((bytes, number) => storedBlock(bytes, blockHashes?.[number])))
   // Their hashes are indexed between the first calls, a slice per task, or by the first lookup by hash.
   const indexSlice = () => chain.indexRestored(INDEX_SLICE) || setTimeout(indexSlice)
   setTimeout(indexSlice)
-  if (chain.byNumber(0n)!.hash !== meta.genesisHash) {
+  if (chain.at(0n)!.hash !== meta.genesisHash) {
     throw new ChainStoreError('the stored chain is damaged: its genesis block does not match its record')
   }
 }

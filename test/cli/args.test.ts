@@ -27,6 +27,7 @@ describe('flags', () => {
       chainId: 260,
       mining: { mode: 'auto' },
       state: undefined,
+      stateRecover: false,
       accounts: 10,
       balance: 10_000n * 10n ** 18n,
       richWallets: true,
@@ -43,7 +44,7 @@ describe('flags', () => {
   test('every flag, in both spellings where there are two', () => {
     const parsed = options([
       '--host', '0.0.0.0', '-p', '8545', '--chain-id', '0x10e', '--mining', 'interval=250',
-      '--state', 'chain.state', '-a', '3', '--balance', '0.5', '-v',
+      '--state', 'chain.state', '--state-recover', '-a', '3', '--balance', '0.5', '-v',
     ])
     expect(parsed).toMatchObject({
       host: '0.0.0.0',
@@ -51,11 +52,12 @@ describe('flags', () => {
       chainId: 270,
       mining: { mode: 'interval', intervalMs: 250 },
       state: 'chain.state',
+      stateRecover: true,
       accounts: 3,
       balance: 5n * 10n ** 17n,
       verbose: true,
     })
-    expect([...parsed.given].sort()).toEqual(['accounts', 'balance', 'chain-id', 'host', 'mining', 'port', 'state', 'verbose'])
+    expect([...parsed.given].sort()).toEqual(['accounts', 'balance', 'chain-id', 'host', 'mining', 'port', 'state', 'state-recover', 'verbose'])
     expect(options(['--mining', 'manual', '--chain-id', '324', '--port=0']).mining).toEqual({ mode: 'manual' })
     expect(options(['--chain-id', '324']).chainId).toBe(324)
     expect(options(['--balance', '1.000000000000000001']).balance).toBe(10n ** 18n + 1n)

@@ -77,14 +77,17 @@ describe('a state file that cannot be used', () => {
     await (await createNode({ store: await FileStore.open(damagedPath) })).close()
     const damaged = await readFile(damagedPath)
     damaged[FILE_HEADER_BYTES + 100] ^= 0xff
-    // Damage in the last record reads as a torn write; a record after it makes it damage.
+    // A flipped byte in a record is damage wherever it is (here, with records after it too).
     await writeFile(damagedPath, Buffer.concat([damaged, damaged.subarray(FILE_HEADER_BYTES)]))
     await mkdir(join(dir, 'a-directory'))
     const missing = join(dir, 'no', 'such', 'dir', 'chain.state')
 
     const cases: [string, string][] = [
       [join(dir, 'foreign.json'), `cannot use state file ${join(dir, 'foreign.json')}: not a pagenode state file`],
-      [damagedPath, `cannot use state file ${damagedPath}: damaged: a record fails its checksum at byte ${FILE_HEADER_BYTES}`],
+      [
+        damagedPath,
+        `cannot use state file ${damagedPath}: damaged: a record fails its checksum at byte ${FILE_HEADER_BYTES}; start with --state-recover to keep the 0 intact records before it (the file is copied aside first)`,
+      ],
       [join(dir, 'a-directory'), `cannot use state file ${join(dir, 'a-directory')}: it is a directory`],
       [missing, `cannot create state file ${missing}: the directory ${join(dir, 'no', 'such', 'dir')} does not exist`],
     ]

@@ -182,3 +182,37 @@ test('a follower asking for another chain id than the leader’s is refused like
   expect(leader.role).toBe('leader')
   await expect(start({ name, chainId: 300 })).rejects.toThrow(/chain id 260, not 300/)
 })
+
+const TRIALS = 4
+
+test(`the leader tab closed during an out-of-order nonce burst: the new leader holds every acknowledged transaction, mined or pooled (${TRIALS} trials)`, async () => {
+  let acknowledgedTotal = 0
+  let lost = 0
+  for (let trial = 0; trial < TRIALS; trial++) {
+    const [leader, follower] = await twoTabs(`tabs-burst-${trial}`)
+    // Nonces in reverse, alternately through each tab: all but nonce 0 wait in the pool for it.
+    const raws = await Promise.all(Array.from({ length: 16 }, (_, i) => signTransfer(0, 16 - i)))
+    const acknowledged: string[] = []
+    // The leader goes right after the (trial + 2)-th acknowledgement, the rest of the burst in flight.
+    const killAt = trial + 2
+    const sends = raws.map((raw, i) =>
+      (i % 2 === 0 ? leader : follower).provider
+        .request({ method: 'eth_sendRawTransaction', params: [raw] })
+        .then((hash) => {
+          acknowledged.push(hash as string)
+          if (acknowledged.length === killAt) leader.terminate()
+        })
+        .catch(() => {}),
+    )
+    await Promise.all(sends)
+    await expect.poll(() => follower.role, { timeout: 10_000 }).toBe('leader')
+    for (const hash of acknowledged) {
+      const tx = await follower.provider.request({ method: 'eth_getTransactionByHash', params: [hash] })
+      if (tx === null) lost++
+    }
+    acknowledgedTotal += acknowledged.length
+    await follower.stop()
+  }
+  console.log(`leader closed during a burst: ${TRIALS} trials, ${acknowledgedTotal} acknowledged, ${lost} lost`)
+  expect(lost).toBe(0)
+}, 120_000)

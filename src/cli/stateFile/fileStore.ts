@@ -1,7 +1,7 @@
-import { open, readFile, rename, unlink, type FileHandle } from 'node:fs/promises'
-import { dirname, resolve } from 'node:path'
+import { copyFile, open, readFile, rename, unlink, type FileHandle } from 'node:fs/promises'
+import { basename, dirname, resolve } from 'node:path'
 import { MemoryStore, type ChainCommit, type ChainMeta, type PersistedChain, type Store } from '../../core/index.ts'
-import { encodeRecord, fileHeader, scanStateFile, StateFileError } from './format.ts'
+import { closeMark, encodeRecord, FORMAT_VERSION, fileHeader, scanStateFile, StateFileError, type ScannedFile } from './format.ts'
 import { StateLock } from './lock.ts'
 
 /** Snapshot records stay around this size, so compaction never builds one giant buffer. */
@@ -12,6 +12,18 @@ export interface OpenedStateFile {
   created: boolean
   /** Bytes of an append a crash interrupted, cut off at open (never acknowledged). */
   tornBytes: number
+  /** A `<file>.tmp` a compaction interrupted by a kill left, removed at open. */
+  staleTemp?: boolean
+  /** A damaged file opened with `recover`: what was kept, and where the original was copied. */
+  recovered?: { records: number; damage: string; copy: string }
+}
+
+export interface OpenOptions {
+  /**
+   * Keep the valid prefix of a damaged file instead of refusing it (`--state-recover`): the
+   * original is copied aside first, as `<file>.damaged-<time>`.
+   */
+  recover?: boolean
 }
 
 /**
@@ -19,9 +31,13 @@ export interface OpenedStateFile {
  *
  * - Durable: `commit` appends one record and fdatasyncs before it resolves, and the node
  *   acknowledges a change only once its commit resolved.
- * - Atomic: a record is all or nothing (checksummed; a torn last record is cut off at the next
- *   open). Whole-file rewrites (creation, compaction, wipe) go to `<file>.tmp`, are fsynced,
- *   then renamed over the file, so the file is always either the old one or the new one.
+ * - Atomic: a record is all or nothing (checksummed and marked; a torn last record is cut off at
+ *   the next open, after a crash only: format.ts). Whole-file rewrites (creation, compaction,
+ *   wipe) go to `<file>.tmp`, are fsynced, then renamed over the file, so the file is always
+ *   either the old one or the new one; a `.tmp` a kill left behind is removed at the next open.
+ * - Damage is refused, not skipped: a file that fails its checks anywhere but a torn last append
+ *   stops the start with where it is, unless opened with `recover`, which keeps the records
+ *   before the damage and copies the original aside.
  * - Compact: `close` rewrites the log as a snapshot of the chain, so the file does not keep
  *   every superseded head record and dropped block forever.
  *
@@ -36,6 +52,8 @@ export class FileStore implements Store {
   private appended = 0
   private broken: Error | undefined
   private closing: Promise<void> | undefined
+  /** The file's name without its directory: what errors that may reach an HTTP client show. */
+  private readonly name: string
 
   private constructor(
     readonly path: string,
@@ -43,37 +61,73 @@ export class FileStore implements Store {
     private size: number,
     private readonly lock: StateLock,
     readonly opened: OpenedStateFile,
-  ) {}
+  ) {
+    this.name = basename(path)
+  }
 
   /** Opens (or creates) the state file, replays it, and takes its lock. */
-  static async open(file: string): Promise<FileStore> {
+  static async open(file: string, options: OpenOptions = {}): Promise<FileStore> {
     const path = resolve(file)
     const lock = await StateLock.acquire(path)
     try {
-      return await FileStore.openLocked(path, lock)
+      return await FileStore.openLocked(path, lock, options)
     } catch (error) {
-      await lock.release()
+      // Nothing was written: a lock taken over stays (the file is still as a crash left it).
+      if (lock.tookOver) lock.abandon()
+      else await lock.release()
       throw error
     }
   }
 
-  private static async openLocked(path: string, lock: StateLock): Promise<FileStore> {
+  private static async openLocked(path: string, lock: StateLock, options: OpenOptions): Promise<FileStore> {
+    // Under the lock, no other pagenode is compacting: a temporary file is a killed one's.
+    const staleTemp = await unlink(`${path}.tmp`).then(
+      () => true,
+      () => false,
+    )
     const bytes = await readFile(path).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return undefined
       throw error
     })
     if (bytes === undefined || bytes.length === 0) {
       await writeAtomically(path, [fileHeader()])
-      return new FileStore(path, await open(path, 'r+'), fileHeader().length, lock, { created: true, tornBytes: 0 })
+      return new FileStore(path, await open(path, 'r+'), fileHeader().length, lock, { created: true, tornBytes: 0, staleTemp })
     }
     const scanned = scanStateFile(bytes)
+    const problem = damageOf(scanned, lock.tookOver)
+    if (problem !== undefined) {
+      const records = scanned.commits.length
+      if (!options.recover) {
+        throw new StateFileError(
+          `${problem}; start with --state-recover to keep the ${records} intact record${records === 1 ? '' : 's'} before it (the file is copied aside first)`,
+        )
+      }
+      const copy = `${path}.damaged-${new Date().toISOString().replace(/[:.]/g, '-')}`
+      await copyFile(path, copy)
+      const store = await FileStore.fromCommits(path, lock, scanned, { created: false, tornBytes: 0, staleTemp, recovered: { records, damage: problem, copy } })
+      await store.rewrite(await store.snapshot())
+      return store
+    }
+    if (scanned.version < FORMAT_VERSION) {
+      // An older format: rewritten in this one at once, so that appends match the file's header.
+      const store = await FileStore.fromCommits(path, lock, scanned, { created: false, tornBytes: scanned.tornBytes, staleTemp })
+      await store.rewrite(await store.snapshot())
+      return store
+    }
     const handle = await open(path, 'r+')
-    if (scanned.tornBytes > 0) {
-      // Cut the torn record off before appending, or the next record would sit behind garbage.
+    if (scanned.tornBytes > 0 || scanned.closed) {
+      // Cut the torn record (or the close mark) off before appending: records go after the last one.
       await handle.truncate(scanned.validBytes)
       await handle.sync()
     }
-    const store = new FileStore(path, handle, scanned.validBytes, lock, { created: false, tornBytes: scanned.tornBytes })
+    const store = new FileStore(path, handle, scanned.validBytes, lock, { created: false, tornBytes: scanned.tornBytes, staleTemp })
+    for (const commit of scanned.commits) await store.image.commit(commit)
+    return store
+  }
+
+  /** A store whose image holds `scanned`'s commits, on the file as it is (the caller rewrites it). */
+  private static async fromCommits(path: string, lock: StateLock, scanned: ScannedFile, opened: OpenedStateFile): Promise<FileStore> {
+    const store = new FileStore(path, await open(path, 'r+'), scanned.validBytes, lock, opened)
     for (const commit of scanned.commits) await store.image.commit(commit)
     return store
   }
@@ -92,7 +146,7 @@ export class FileStore implements Store {
   }
 
   private enqueue(work: () => Promise<void>): Promise<void> {
-    if (this.closing) return Promise.reject(new Error(`the state file ${this.path} is closed`))
+    if (this.closing) return Promise.reject(new Error(`the state file ${this.name} is closed`))
     const done = this.queue.then(work)
     this.queue = done.catch(() => {})
     return done
@@ -106,7 +160,7 @@ export class FileStore implements Store {
       await this.handle.datasync()
     } catch (error) {
       await this.undoAppend(error)
-      throw new Error(`could not save to ${this.path}: ${(error as Error).message}`)
+      throw new Error(`could not save to the state file ${this.name}: ${this.withoutDirectory(error)}`)
     }
     this.size += record.length
     this.appended++
@@ -122,34 +176,67 @@ export class FileStore implements Store {
       await this.handle.truncate(this.size)
       await this.handle.datasync()
     } catch {
-      this.broken = new Error(
-        `the state file ${this.path} could not be written (${(cause as Error).message}); restart pagenode to recover it`,
-      )
+      this.broken = new Error(`the state file ${this.name} could not be written (${this.withoutDirectory(cause)}); restart pagenode to recover it`)
     }
+  }
+
+  /**
+   * An error's message without the file's directory: messages of a failed write reach the
+   * JSON-RPC caller (an HTTP client), who has no business knowing where the file lives.
+   */
+  private withoutDirectory(error: unknown): string {
+    const message = error instanceof Error ? error.message : String(error)
+    return message.split(`${dirname(this.path)}/`).join('').split(`${dirname(this.path)}\\`).join('')
   }
 
   wipe(): Promise<void> {
     return this.enqueue(async () => {
-      await this.rewrite([fileHeader()])
+      try {
+        await this.rewrite([fileHeader()])
+      } catch (error) {
+        throw new Error(`could not rewrite the state file ${this.name}: ${this.withoutDirectory(error)}`)
+      }
       await this.image.wipe()
     })
   }
 
   /**
-   * Waits for the commits already made, compacts the log into a snapshot if it grew, and
-   * releases the file. A failed compaction loses nothing: the log it would have replaced stays.
+   * Waits for the commits already made, compacts the log into a snapshot if it grew, marks the
+   * file closed, and releases it. A failed compaction loses nothing: the log it would have
+   * replaced stays, the close mark is appended to it. A file that could not be marked keeps its
+   * lock, so that the next start treats it as a crash (its tail may then be cut, never refused).
    */
   close(): Promise<void> {
     this.closing ??= (async () => {
       await this.queue
+      let marked = false
       try {
-        if (this.appended > 0 && !this.broken) await this.rewrite(await this.snapshot())
+        if (this.broken) return
+        if (this.appended > 0) {
+          try {
+            await this.rewrite([...(await this.snapshot()), closeMark()])
+            marked = true
+            return
+          } catch (error) {
+            await this.markClosed().then(() => (marked = true)).catch(() => {})
+            throw error
+          }
+        }
+        await this.markClosed()
+        marked = true
       } finally {
         await this.handle.close().catch(() => {})
-        await this.lock.release()
+        if (marked) await this.lock.release()
+        else this.lock.abandon()
       }
     })()
     return this.closing
+  }
+
+  /** Appends the close mark: the file ends here, whole. */
+  private async markClosed(): Promise<void> {
+    await writeFully(this.handle, closeMark(), this.size)
+    await this.handle.datasync()
   }
 
   /** The whole chain as a few large commit records: replaying them rebuilds it exactly. */
@@ -176,8 +263,9 @@ export class FileStore implements Store {
       bytes += block.length
       if (bytes >= SNAPSHOT_RECORD_BYTES) flush()
     })
-    // The last record always exists and carries the meta, even for an empty tail.
-    flush()
+    // The last record always exists and carries the meta, even for an empty tail, and the pool
+    // and the settings.
+    records.push(encodeRecord({ meta: chain.meta, nodes, blocks, pool: { added: chain.pool ?? [], removed: [] }, settings: chain.settings }))
     return records
   }
 
@@ -192,6 +280,19 @@ export class FileStore implements Store {
     this.size = parts.reduce((total, part) => total + part.length, 0)
     this.appended = 0
   }
+}
+
+/**
+ * Why a scanned file may not be used as it is: damage, or a file cut short that no crash
+ * explains (its last pagenode closed it, so it should end with the close mark).
+ */
+function damageOf(scanned: ScannedFile, afterCrash: boolean): string | undefined {
+  if (scanned.damage) return scanned.damage
+  // Format 1 had no close mark: a torn tail was always cut, as it still is for those files.
+  if (scanned.closed || afterCrash || scanned.version < 2) return undefined
+  return scanned.tornBytes > 0
+    ? `damaged: cut short inside a record at byte ${scanned.validBytes}, and no pagenode crashed while using it (a crash leaves its lock)`
+    : `damaged: cut short at byte ${scanned.validBytes} (it lacks the mark a clean close leaves, and no pagenode crashed while using it)`
 }
 
 /** write-temp, fsync, rename over, fsync the directory: the file is the old one or the new one. */

@@ -20,10 +20,18 @@ export const isPending = (ref: BlockRef): boolean => ref.kind === 'tag' && ref.t
 /**
  * The canonical chain held in memory: blocks by number and hash, transactions by hash. Every
  * read on the hot path is served from here; the store is only written to. It starts empty and
- * is usable once its genesis block is appended.
+ * is usable once its genesis block is appended and stored.
+ *
+ * Read-committed: the miner appends blocks at the `tip` before the store has them; readers see
+ * the chain only up to the last stored block, which the chain writer `publish`es once its commit
+ * succeeded (`head`, `byNumber`, `blockByHash`, `transaction`, `range`, `find`). So no client sees
+ * a block, a receipt or the state after it before a crash could no longer take it away. The
+ * miner and the writer use the unpublished accessors (`tip`, `at`, `minedTransaction`).
  */
 export class Chain {
   private readonly blocks: BlockRecord[] = []
+  /** The last stored block's number: what readers see as the head. */
+  private published = -1
   private readonly byHash = new Map<PrefixedHexString, BlockRecord>()
   /** Where each transaction is: its block and index (a stored block is not decoded to index it). */
   private readonly txs = new Map<PrefixedHexString, { block: BlockRecord; index: number }>()
@@ -34,17 +42,56 @@ export class Chain {
    * at the first lookup by hash, whichever comes first (`indexRestored`).
    */
   private unindexed: { from: number; to: number } | undefined
+  /**
+   * Makes a block's stored form from its record and its stored bytes (set by the node): see
+   * `stored`. Without it, mined blocks stay as they were mined.
+   */
+  storedForm: ((block: BlockRecord, bytes: Uint8Array) => StoredBlock) | undefined
   /** Bytecodes published as factory dependencies, by versioned hash, with the block that first did. */
   private readonly bytecodes = new Map<PrefixedHexString, { bytecode: Uint8Array; block: bigint }>()
   private readonly senders = new SenderIndex()
 
+  /** The head as readers see it: the last stored block. */
   get head(): BlockRecord {
+    return this.blocks[this.published]
+  }
+
+  /** The last block appended, stored or not: where the miner builds the next one. */
+  get tip(): BlockRecord {
     return this.blocks[this.blocks.length - 1]
+  }
+
+  /** Makes blocks up to `number` visible to readers: they are in the store now. */
+  publish(number: bigint): void {
+    this.published = Math.min(Number(number), this.blocks.length - 1)
+  }
+
+  /**
+   * A block is in the store as `bytes`: the chain keeps it in its stored form from now on (the
+   * bytes, the decoded parts while recently read), as a restored chain keeps every block. A
+   * decoded block holds its header, transaction objects, receipts and logs (~10 times its
+   * bytes), and the store's image (the CLI's state file) holds the bytes anyway: keeping both
+   * for every block grew the heap with the chain (issue 19, item 7; bench/memory.ts).
+   */
+  stored(block: BlockRecord, bytes: Uint8Array): void {
+    const n = Number(block.number)
+    if (!this.storedForm || this.blocks[n] !== block || block instanceof StoredBlock) return
+    const stored = this.storedForm(block, bytes)
+    this.blocks[n] = stored
+    if (this.byHash.get(block.hash) === block) this.byHash.set(block.hash, stored)
+    block.transactions.forEach((tx, index) => {
+      if (this.txs.get(tx.hash)?.block === block) this.txs.set(tx.hash, { block: stored, index })
+    })
+  }
+
+  /** Block `number`, stored or not (the miner's BLOCKHASH, the writer). */
+  at(number: bigint): BlockRecord | undefined {
+    return number >= 0n && number < BigInt(this.blocks.length) ? this.blocks[Number(number)] : undefined
   }
 
   /** The last block of the last sealed L1 batch: what `safe` and `finalized` name. */
   get finalized(): BlockRecord {
-    return this.blocks[Number(this.batches.lastSealed.lastBlock)]
+    return this.blocks[Math.min(Number(this.batches.lastSealed.lastBlock), this.published)]
   }
 
   /** The batch new blocks join, if one is open. */
@@ -61,8 +108,10 @@ export class Chain {
   }
 
   /** The blocks of a batch, first to last. */
-  batchBlocks(batch: BatchRecord): Generator<BlockRecord> {
-    return this.range(batch.firstBlock, batch.lastBlock)
+  *batchBlocks(batch: BatchRecord): Generator<BlockRecord> {
+    // Up to the tip: a batch is sealed by the block the miner appends, stored or not yet.
+    const last = Math.min(Number(batch.lastBlock), this.blocks.length - 1)
+    for (let n = Number(batch.firstBlock); n <= last; n++) yield this.blocks[n]
   }
 
   /** Which batch a block mined now with this timestamp joins. */
@@ -80,10 +129,11 @@ export class Chain {
     this.index(block)
   }
 
-  /** Appends blocks from the store, indexed by hash later (`unindexed`). */
+  /** Appends blocks from the store (so published), indexed by hash later (`unindexed`). */
   restore(blocks: Iterable<StoredBlock>): void {
     const from = this.unindexed?.from ?? this.blocks.length
     for (const block of blocks) this.extend(block)
+    this.published = this.blocks.length - 1
     if (this.blocks.length > from) this.unindexed = { from, to: this.blocks.length }
   }
 
@@ -130,14 +180,15 @@ export class Chain {
   sealOpenBatch(): BlockRecord | undefined {
     const open = this.batches.open
     if (!open) return undefined
-    this.batches.seal(this.batchBlocks(open), this.head)
-    return this.head
+    this.batches.seal(this.batchBlocks(open), this.tip)
+    return this.tip
   }
 
   /** Drops every block above `number` (a failed commit, later evm_revert). */
   truncate(number: bigint): BlockRecord[] {
     this.indexRestored()
     const removed = this.blocks.splice(Number(number) + 1)
+    if (this.published > Number(number)) this.published = Number(number)
     for (const block of removed) {
       this.byHash.delete(block.hash)
       for (const hash of transactionHashesOf(block)) this.txs.delete(hash)
@@ -149,17 +200,24 @@ export class Chain {
   }
 
   byNumber(number: bigint): BlockRecord | undefined {
-    return number >= 0n && number < BigInt(this.blocks.length) ? this.blocks[Number(number)] : undefined
+    return number >= 0n && number <= BigInt(this.published) ? this.blocks[Number(number)] : undefined
   }
 
   blockByHash(hash: PrefixedHexString): BlockRecord | undefined {
     this.indexRestored()
-    return this.byHash.get(hash.toLowerCase() as PrefixedHexString)
+    const block = this.byHash.get(hash.toLowerCase() as PrefixedHexString)
+    return block && block.number <= BigInt(this.published) ? block : undefined
   }
 
+  /** A transaction in a stored block. */
   transaction(hash: PrefixedHexString): TransactionRecord | undefined {
-    this.indexRestored()
-    const found = this.txs.get(hash.toLowerCase() as PrefixedHexString)
+    const found = this.located(hash)
+    return found && found.block.number <= BigInt(this.published) ? found.block.transactions[found.index] : undefined
+  }
+
+  /** A transaction in any block, stored or not (the miner, telling a sender what became of it). */
+  minedTransaction(hash: PrefixedHexString): TransactionRecord | undefined {
+    const found = this.located(hash)
     return found?.block.transactions[found.index]
   }
 
@@ -169,7 +227,12 @@ export class Chain {
     return hash && this.transaction(hash)
   }
 
-  /** Whether a transaction is mined, without decoding its block. */
+  private located(hash: PrefixedHexString) {
+    this.indexRestored()
+    return this.txs.get(hash.toLowerCase() as PrefixedHexString)
+  }
+
+  /** Whether a transaction is mined (stored or not: admission must not take it again), without decoding its block. */
   hasTransaction(hash: PrefixedHexString): boolean {
     this.indexRestored()
     return this.txs.has(hash.toLowerCase() as PrefixedHexString)

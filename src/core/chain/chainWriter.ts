@@ -1,9 +1,12 @@
+import { equalsBytes } from '@ethereumjs/util'
 import type { TrieNodeStore } from '../store/trieNodeStore.ts'
 import { StoreError } from '../errors.ts'
 import { encodeBlockRecord } from '../store/blockCodec.ts'
-import { SCHEMA_VERSION, type ChainMeta, type Store } from '../store/store.ts'
+import { encodePoolEntry } from '../store/poolCodec.ts'
+import { SCHEMA_VERSION, type ChainMeta, type PoolChanges, type Store } from '../store/store.ts'
 import type { Chain } from './chain.ts'
 import type { BlockRecord } from './records.ts'
+import type { PoolJournal, TxPool } from './txPool.ts'
 
 interface Waiter {
   /** A block number (durable) or a change sequence number (settled). */
@@ -22,6 +25,14 @@ interface Waiter {
  * state), or the removal of the blocks above a number (evm_revert). The store's head only moves
  * when a commit succeeds.
  *
+ * The pool's changes and the node's settings (when they changed) ride along in every commit, so
+ * a transaction mined leaves the stored pool in the commit that stores its block. `persist()`
+ * stores them when no block is coming: a pooled transaction, a dev-node setting.
+ *
+ * Readers see the chain only up to what is stored: a commit that succeeds publishes its head to
+ * the chain (`Chain.publish`) before any waiter is told, so no client sees a block, receipt or
+ * state that a crash could still take away.
+ *
  * A refused commit fails every change not yet stored and asks `rollBack` to return the chain to
  * the last stored block; until that is done, nothing more is written.
  */
@@ -38,6 +49,15 @@ export class ChainWriter {
   private committed = 0n
   /** Called after a refused commit, with the number of the last block the store holds. */
   rollBack: (lastStored: bigint) => Promise<void> = async () => {}
+  /** The pool whose changes each commit carries (set by the node). */
+  pool: TxPool | undefined
+  /** The node's settings now, encoded (set by the node); stored when they differ from the last. */
+  settings: (() => Uint8Array) | undefined
+  /** The settings the store holds, or that the commit in flight carries. */
+  private storedSettings: Uint8Array | undefined
+  private committedSettings: Uint8Array | undefined
+  /** A change with no block of its own is queued (pool or settings: `persist`). */
+  private pendingOther = false
 
   constructor(
     private readonly store: Store,
@@ -53,17 +73,44 @@ export class ChainWriter {
 
   /** Nothing queued and nothing being written. */
   get idle(): boolean {
-    return !this.writing && this.queued.length === 0 && this.dropAbove === undefined
+    return !this.writing && this.queued.length === 0 && this.dropAbove === undefined && !this.pendingOther
   }
 
   /** Number of the head as a store holding blocks up to `head` describes it. */
-  meta(head: bigint = this.chain.head.number): ChainMeta {
-    return { schemaVersion: SCHEMA_VERSION, chainId: this.chainId, genesisHash: this.chain.byNumber(0n)!.hash, headNumber: head }
+  meta(head: bigint = this.chain.tip.number): ChainMeta {
+    return { schemaVersion: SCHEMA_VERSION, chainId: this.chainId, genesisHash: this.chain.at(0n)!.hash, headNumber: head }
   }
 
-  /** Marks a restored chain as stored up to its head (-1: nothing stored, after a wipe). */
-  restored(head: bigint): void {
+  /**
+   * Marks a restored chain as stored up to its head (-1: nothing stored, after a wipe), with the
+   * settings the store holds (none after a wipe: the next commit stores them again).
+   */
+  restored(head: bigint, settings?: Uint8Array): void {
     this.stored = head
+    this.storedSettings = this.committedSettings = settings
+    this.chain.publish(head)
+  }
+
+  /**
+   * Stores the pool's changes and the settings, if any differ from the store's, and resolves once
+   * they (and everything queued before) are stored: what a pooled transaction or a dev-node
+   * setting waits for before it is acknowledged. Joins the commit in flight's successor, as
+   * blocks do.
+   */
+  persist(): Promise<void> {
+    if (this.pool?.changed || this.settingsChanged() !== undefined) {
+      this.pendingOther = true
+      this.requested++
+      void this.flush()
+    }
+    return this.settled()
+  }
+
+  /** The settings to store, when they differ from what the store holds or will. */
+  private settingsChanged(): Uint8Array | undefined {
+    const now = this.settings?.()
+    if (!now || (this.storedSettings && equalsBytes(now, this.storedSettings))) return undefined
+    return now
   }
 
   /**
@@ -104,29 +151,42 @@ export class ChainWriter {
   }
 
   private async flush(): Promise<void> {
-    if (this.writing || this.broken || (this.queued.length === 0 && this.dropAbove === undefined)) return
+    if (this.writing || this.broken || (this.queued.length === 0 && this.dropAbove === undefined && !this.pendingOther)) return
     this.writing = true
     const blocks = this.queued
     const dropAbove = this.dropAbove
     const upTo = this.requested
     this.queued = []
     this.dropAbove = undefined
+    this.pendingOther = false
     let head = dropAbove ?? this.stored
     for (const block of blocks) if (block.number > head) head = block.number
     const nodes = this.nodes.drainNew()
+    const poolChanges = this.pool?.takeChanges()
+    const settings = this.settingsChanged()
+    if (settings) this.storedSettings = settings
+    const encoded = blocks.map((block) => ({ number: block.number, bytes: encodeBlockRecord(block) }))
     try {
       await this.store.commit({
         meta: this.meta(head),
         nodes,
-        blocks: blocks.map((block) => ({ number: block.number, bytes: encodeBlockRecord(block) })),
+        blocks: encoded,
         dropAbove,
+        pool: poolChanges && encodePoolChanges(poolChanges),
+        settings,
       })
       this.stored = head
       this.committed = upTo
+      if (settings) this.committedSettings = settings
+      // Stored: the chain keeps them as their bytes from now on (Chain.stored).
+      blocks.forEach((block, i) => this.chain.stored(block, encoded[i].bytes))
+      this.chain.publish(head)
       this.blockWaiters = settle(this.blockWaiters, (waiter) => waiter.until <= head)
       this.changeWaiters = settle(this.changeWaiters, (waiter) => waiter.until <= upTo)
     } catch (error) {
       this.nodes.restoreNew(nodes)
+      if (poolChanges) this.pool!.returnChanges(poolChanges)
+      this.storedSettings = this.committedSettings
       const firstNew = blocks.find((block) => block.number > this.stored)
       await this.fail(firstNew?.number, error)
     } finally {
@@ -145,18 +205,25 @@ export class ChainWriter {
         : new StoreError(`block ${firstNew} could not be stored (${why}); the chain is back at block ${this.stored}`, { cause: error })
     this.queued = []
     this.dropAbove = undefined
+    this.pendingOther = false
     try {
       await this.rollBack(this.stored)
     } finally {
       // Changes made on top of the failed ones while the rollback waited are gone with them.
       this.queued = []
       this.dropAbove = undefined
+      this.pendingOther = false
       this.committed = this.requested
       this.broken = false
       this.blockWaiters = settle(this.blockWaiters, () => true, failure)
       this.changeWaiters = settle(this.changeWaiters, () => true, failure)
     }
   }
+}
+
+function encodePoolChanges(changes: PoolJournal): PoolChanges | undefined {
+  if (changes.added.size === 0 && changes.removed.size === 0) return undefined
+  return { added: [...changes.added].map(([seq, entry]) => [seq, encodePoolEntry(entry)]), removed: [...changes.removed] }
 }
 
 /** Resolves (or rejects with `error`) the waiters `which` picks; returns the others. */

@@ -117,16 +117,19 @@ export class Miner {
   async mineThrough(hash: PrefixedHexString): Promise<Inclusion> {
     await this.lock.acquire()
     let inclusion: Inclusion
+    let last: BlockRecord | undefined
     try {
       for (let next = await this.executable(1); next.length > 0; next = await this.executable(1)) {
-        await this.mineLocked(1, next)
+        last = await this.mineLocked(1, next)
       }
       inclusion = this.inclusionOf(hash)
     } finally {
       this.lock.release()
     }
     // The lock is free while the store commits, so blocks of other callers join the next commit.
-    if (inclusion.status === 'mined') await this.deps.writer.durable(inclusion.block.number)
+    // A transaction that filled a gap is answered once the ones it brought along are stored too
+    // (readers see them then: Chain.publish), so its sender finds their receipts at once.
+    if (inclusion.status === 'mined') await this.deps.writer.durable(last && last.number > inclusion.block.number ? last.number : inclusion.block.number)
     return inclusion
   }
 
@@ -146,8 +149,8 @@ export class Miner {
   }
 
   private inclusionOf(hash: PrefixedHexString): Inclusion {
-    const mined = this.deps.chain.transaction(hash)
-    if (mined) return { status: 'mined', block: this.deps.chain.byNumber(mined.blockNumber)!, failure: this.failures.get(hash) }
+    const mined = this.deps.chain.minedTransaction(hash)
+    if (mined) return { status: 'mined', block: this.deps.chain.at(mined.blockNumber)!, failure: this.failures.get(hash) }
     const reason = this.dropped.get(hash)
     if (reason !== undefined) return { status: 'dropped', reason }
     return this.deps.pool.get(hash) ? { status: 'waiting' } : { status: 'dropped', reason: 'transaction was removed from the pool' }
@@ -158,14 +161,14 @@ export class Miner {
     const { chain, pool, state } = this.deps
     // Nothing was appended above the store's head: the failed commit was an exclusive change's,
     // which holds the lock and undoes itself (waiting for the lock here would never end).
-    if (lastStored < 0n || chain.head.number <= lastStored) return
+    if (lastStored < 0n || chain.tip.number <= lastStored) return
     await this.lock.acquire()
     try {
       const requeue = this.deps.requeueLostTransactions()
       for (const block of chain.truncate(lastStored)) {
         if (requeue) for (const tx of block.transactions) pool.add(tx, this.deps.clock.nowMs())
       }
-      await state.vm.stateManager.setStateRoot(stateRootOf(chain.head))
+      await state.vm.stateManager.setStateRoot(stateRootOf(chain.tip))
     } finally {
       this.lock.release()
     }
@@ -184,7 +187,7 @@ export class Miner {
   private async mineLocked(maxTransactions: number, selected?: PoolEntry[]): Promise<BlockRecord> {
     const { state, chain, pool, writer, clock, params } = this.deps
     const entries = selected ?? (await this.executable(maxTransactions))
-    const parent = chain.head
+    const parent = chain.tip
     const timestamp = clock.nextTimestamp(parent.header.timestamp)
     const produced = await produceBlock(
       state.vm,

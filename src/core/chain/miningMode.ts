@@ -43,6 +43,11 @@ export class MiningMode {
     this.switchTo(intervalMs > 0 ? { mode: 'interval', intervalMs } : { mode: 'manual' })
   }
 
+  /** Back to a stored mode (a restart). */
+  restore(mode: MiningConfig): void {
+    this.switchTo(mode)
+  }
+
   /** For good: the node is closing. */
   stop(): void {
     clearInterval(this.timer)

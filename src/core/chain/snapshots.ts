@@ -21,16 +21,33 @@ export interface ChainSnapshot {
 /**
  * Snapshots by id (0x1, 0x2, …, never reused while the node runs). Reverting to one consumes
  * it and every snapshot taken after it, as in anvil and Hardhat: their chains are gone.
- * Snapshots live in memory only; a restarted node has none.
+ * They are stored with the node's settings (dev/persistedSettings.ts), so an id taken before a
+ * restart still reverts after it.
  */
 export class SnapshotRegistry {
   private readonly taken = new Map<bigint, ChainSnapshot>()
   private next = 1n
+  /** Bumped on every change, so that their stored form is encoded again only when they change. */
+  version = 0
 
   add(snapshot: ChainSnapshot): bigint {
     const id = this.next++
     this.taken.set(id, snapshot)
+    this.version++
     return id
+  }
+
+  /** Every snapshot by id, and the id the next one takes. */
+  all(): { taken: [bigint, ChainSnapshot][]; next: bigint } {
+    return { taken: [...this.taken], next: this.next }
+  }
+
+  /** Puts stored snapshots back (a restart). */
+  load(taken: [bigint, ChainSnapshot][], next: bigint): void {
+    this.taken.clear()
+    for (const [id, snapshot] of taken) this.taken.set(id, snapshot)
+    this.next = next
+    this.version++
   }
 
   get(id: bigint): ChainSnapshot | undefined {
@@ -40,9 +57,11 @@ export class SnapshotRegistry {
   /** Forgets snapshot `id` and every later one (they were reverted past). */
   consume(id: bigint): void {
     for (const later of this.taken.keys()) if (later >= id) this.taken.delete(later)
+    this.version++
   }
 
   clear(): void {
     this.taken.clear()
+    this.version++
   }
 }

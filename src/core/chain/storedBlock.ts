@@ -42,8 +42,19 @@ export class StoredBlock implements BlockRecord {
   #logs: BlockLogs | undefined
   readonly #recentLogs: RecentLogs | undefined
 
-  /** `hash`: the block hash when the store kept it, else it is computed from the header. */
-  constructor(bytes: Uint8Array, decode: (bytes: Uint8Array) => BlockRecord, recent: DecodedBlocks, hash?: Uint8Array, recentLogs?: RecentLogs) {
+  /**
+   * `hash`: the block hash when the store kept it, else it is computed from the header.
+   * `decoded`: the block these bytes encode, when the node has it decoded (a block it mined and
+   * just stored: Chain.stored), kept as the recently read.
+   */
+  constructor(
+    bytes: Uint8Array,
+    decode: (bytes: Uint8Array) => BlockRecord,
+    recent: DecodedBlocks,
+    hash?: Uint8Array,
+    recentLogs?: RecentLogs,
+    decoded?: BlockRecord,
+  ) {
     const summary = summarizeBlockRecord(bytes)
     this.#bytes = bytes
     this.#headerBytes = summary.headerBytes
@@ -60,6 +71,12 @@ export class StoredBlock implements BlockRecord {
     if (summary.editedStateRoot) this.editedStateRoot = summary.editedStateRoot
     this.transactionCount = summary.transactionCount
     this.publishesBytecode = summary.publishesBytecode
+    if (decoded) {
+      this.#decoded = decoded
+      this.#hash = decoded.hash
+      this.batchSealed = decoded.batchSealed
+      recent.touch(this)
+    }
   }
 
   get hash(): PrefixedHexString {

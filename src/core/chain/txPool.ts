@@ -7,10 +7,20 @@ export interface PoolEntry extends SignedTransaction {
   receivedAtMs: number
 }
 
+/** What changed in the pool since the store last took its changes (ChainWriter). */
+export interface PoolJournal {
+  added: Map<number, PoolEntry>
+  removed: Set<number>
+}
+
 /**
  * Transactions accepted but not yet mined. Per sender they are kept by nonce; a transaction
  * whose nonce leaves a gap is queued (like anvil and geth) and becomes executable when the gap
  * fills.
+ *
+ * The pool is stored like blocks: every entry that arrives or leaves is noted in a journal that
+ * the chain writer takes into its next commit (`takeChanges`), so an acknowledged transaction
+ * that waits here survives a restart, in its order of arrival (`seq`).
  */
 export class TxPool {
   private readonly bySender = new Map<PrefixedHexString, Map<bigint, PoolEntry>>()
@@ -22,6 +32,7 @@ export class TxPool {
    */
   private readonly runs = new Map<PrefixedHexString, { from: bigint; to: bigint }>()
   private seq = 0
+  private journal: PoolJournal = { added: new Map(), removed: new Set() }
 
   get size(): number {
     return this.byHash.size
@@ -38,19 +49,60 @@ export class TxPool {
 
   add(tx: SignedTransaction, receivedAtMs: number): PoolEntry {
     const entry: PoolEntry = { ...tx, seq: this.seq++, receivedAtMs }
-    const previous = this.atNonce(tx.from, tx.tx.nonce)
-    if (previous) this.byHash.delete(previous.hash)
-    let nonces = this.bySender.get(tx.from)
-    if (!nonces) this.bySender.set(tx.from, (nonces = new Map()))
-    nonces.set(tx.tx.nonce, entry)
-    this.byHash.set(entry.hash, entry)
+    this.insert(entry)
     return entry
+  }
+
+  private insert(entry: PoolEntry): void {
+    const previous = this.atNonce(entry.from, entry.tx.nonce)
+    if (previous) {
+      this.byHash.delete(previous.hash)
+      this.noteRemoved(previous.seq)
+    }
+    let nonces = this.bySender.get(entry.from)
+    if (!nonces) this.bySender.set(entry.from, (nonces = new Map()))
+    nonces.set(entry.tx.nonce, entry)
+    this.byHash.set(entry.hash, entry)
+    this.journal.added.set(entry.seq, entry)
+  }
+
+  private noteRemoved(seq: number): void {
+    // An entry that arrived and left between two commits never reaches the store.
+    if (!this.journal.added.delete(seq)) this.journal.removed.add(seq)
+  }
+
+  /** Whether the pool changed since the store last took its changes. */
+  get changed(): boolean {
+    return this.journal.added.size > 0 || this.journal.removed.size > 0
+  }
+
+  /** The changes since the last call, for the next commit; the journal starts empty again. */
+  takeChanges(): PoolJournal {
+    const taken = this.journal
+    this.journal = { added: new Map(), removed: new Set() }
+    return taken
+  }
+
+  /** Changes a refused commit did not store: noted again, for the next commit. */
+  returnChanges(changes: PoolJournal): void {
+    for (const seq of changes.removed) if (!this.journal.added.has(seq)) this.journal.removed.add(seq)
+    for (const [seq, entry] of changes.added) if (this.byHash.get(entry.hash) === entry) this.journal.added.set(seq, entry)
+  }
+
+  /** Fills an empty pool with stored entries (a restart): their numbers kept, nothing to store. */
+  load(entries: readonly PoolEntry[]): void {
+    for (const entry of entries) {
+      this.insert(entry)
+      if (entry.seq >= this.seq) this.seq = entry.seq + 1
+    }
+    this.journal = { added: new Map(), removed: new Set() }
   }
 
   remove(hash: PrefixedHexString): PoolEntry | undefined {
     const entry = this.byHash.get(hash)
     if (!entry) return undefined
     this.byHash.delete(hash)
+    this.noteRemoved(entry.seq)
     const nonces = this.bySender.get(entry.from)
     nonces?.delete(entry.tx.nonce)
     const run = this.runs.get(entry.from)
@@ -102,6 +154,7 @@ export class TxPool {
   }
 
   clear(): void {
+    for (const entry of this.byHash.values()) this.noteRemoved(entry.seq)
     this.bySender.clear()
     this.byHash.clear()
     this.runs.clear()
@@ -110,12 +163,6 @@ export class TxPool {
   /** Makes the pool hold exactly `entries` again (evm_revert), in their order of arrival. */
   restore(entries: readonly PoolEntry[]): void {
     this.clear()
-    for (const entry of [...entries].sort((a, b) => a.seq - b.seq)) {
-      const kept = { ...entry, seq: this.seq++ }
-      let nonces = this.bySender.get(kept.from)
-      if (!nonces) this.bySender.set(kept.from, (nonces = new Map()))
-      nonces.set(kept.tx.nonce, kept)
-      this.byHash.set(kept.hash, kept)
-    }
+    for (const entry of [...entries].sort((a, b) => a.seq - b.seq)) this.insert({ ...entry, seq: this.seq++ })
   }
 }

@@ -27,10 +27,9 @@ export function takeSnapshot(node: Node): Promise<bigint> {
 /**
  * evm_revert: back to the snapshot, which is consumed with every later one (their chains are
  * gone). The blocks above the snapshot's head are dropped and its head's record is stored again
- * with the state it had, in one commit, before anything changes in memory: a commit the store
- * refuses leaves the chain as it was. Then the state root, the clock (to the snapshot's moment,
- * as Hardhat does), the next block's settings and the pool are put back, and filters that had
- * seen the dropped blocks are rewound.
+ * with the state it had, together with the pool, clock and settings the snapshot puts back, in
+ * one commit: a commit the store refuses leaves the chain, and all of those, as they were. Then
+ * the state root is put back and filters that had seen the dropped blocks are rewound.
  */
 export function revertToSnapshot(node: Node, id: bigint): Promise<boolean> {
   return node.miner.exclusive(async () => {
@@ -44,18 +43,31 @@ export function revertToSnapshot(node: Node, id: bigint): Promise<boolean> {
       throw new ServerError(`snapshot ${bigIntToHex(id)} no longer matches the chain: its head block ${snapshot.head} was replaced`)
     }
     const editedStateRoot = equalsBytes(snapshot.stateRoot, target.header.stateRoot) ? undefined : snapshot.stateRoot
+    // What the commit carries besides the blocks (ChainWriter takes the pool and the settings as
+    // they are when it starts): put back first, and undone if the store refuses.
+    const before = { ...node.clock.save(), params: node.params.save(), pool: node.pool.all(), snapshots: node.snapshots.all() }
+    node.clock.restore(snapshot.clock)
+    node.params.restore(snapshot.params)
+    node.pool.restore(snapshot.pool)
+    node.snapshots.consume(id)
     node.writer.truncate(snapshot.head, withEditedStateRoot(target, editedStateRoot))
-    await node.writer.settled()
+    try {
+      await node.writer.settled()
+    } catch (error) {
+      node.clock.offsetSeconds = before.offsetSeconds
+      node.clock.nextOverride = before.nextOverride
+      node.clock.interval = before.interval
+      node.params.restore(before.params)
+      node.pool.restore(before.pool)
+      node.snapshots.load(before.snapshots.taken, before.snapshots.next)
+      throw error
+    }
 
     const removed = node.chain.truncate(snapshot.head)
     if (editedStateRoot) target.editedStateRoot = editedStateRoot
     else delete target.editedStateRoot
     await node.state.vm.stateManager.setStateRoot(snapshot.stateRoot)
-    node.clock.restore(snapshot.clock)
-    node.params.restore(snapshot.params)
-    node.pool.restore(snapshot.pool)
     node.filters.rewind(snapshot.head)
-    node.snapshots.consume(id)
     node.scheduleBatchSeal()
     node.blocksRemoved(removed)
     return true

@@ -59,7 +59,7 @@ type EncodedBlock = [Field, Field, Field, Field, EncodedTx[], Field?, Field?, Fi
  * The sender is the one stored: recovering it again would cost an ecrecover per transaction, and
  * an impersonated transaction's stand-in signature recovers no one (exec/impersonated.ts).
  */
-function decodeTransaction(bytes: Uint8Array, hash: PrefixedHexString, from: PrefixedHexString, common: Common): SignedTransaction {
+export function decodeTransaction(bytes: Uint8Array, hash: PrefixedHexString, from: PrefixedHexString, common: Common): SignedTransaction {
   if (isEip712Transaction(bytes)) return restoreEip712Transaction(bytes, hash, common)
   const tx = createTxFromRLP(bytes, { common, freeze: false, ...transactionLimits(common) })
   const sender = createAddressFromString(from)

@@ -33,8 +33,11 @@ import type { ChainCommit, ChainMeta, LaterNodes, LaterNodeSegment, PersistedCha
  *    JavaScript. Each node segment has a filter of its keys (nodeFilter.ts) under an "f" key, so
  *    a trie read reads the segments that may hold its node, not all of them. Layout-3 segments
  *    (no filter: read on any miss) are still read.
+ * 5: `pool`: the pool's entries by arrival number, and the node's settings under 'settings' in
+ *    `meta`, written in the same transaction as the blocks (a layout-4 database has neither: its
+ *    pool is empty and its settings the options').
  */
-const DB_VERSION = 4
+const DB_VERSION = 5
 
 /**
  * Per-commit records (block and node records) left unmerged before the store merges them into a
@@ -58,14 +61,16 @@ interface ChainDB extends DBSchema {
    * 'chain': which chain this is and where its head is. 'lease': which store (one per leader
    * tab) may write; only the newest opened one does.
    */
-  meta: { key: string; value: ChainMeta | Lease }
+  meta: { key: string; value: ChainMeta | Lease | Uint8Array }
+  /** The pool: each entry (store/poolCodec.ts) by its arrival number. */
+  pool: { key: number; value: Uint8Array }
 }
 
 interface Lease {
   owner: string
 }
 
-type StoreName = 'meta' | 'nodes' | 'nodeBatches' | 'blocks' | 'segments'
+type StoreName = 'meta' | 'nodes' | 'nodeBatches' | 'blocks' | 'segments' | 'pool'
 
 export type Durability = 'relaxed' | 'strict'
 
@@ -106,6 +111,7 @@ export class IndexedDbStore implements Store {
           if (oldVersion < 2) database.createObjectStore('nodeBatches', { autoIncrement: true })
           if (oldVersion < 3) database.createObjectStore('segments', { autoIncrement: true })
           // 4: nothing to move; new segments are written in its forms, and layout-3 ones read as they are.
+          if (oldVersion < 5) database.createObjectStore('pool')
         },
         // Another tab opening a newer layout: let it, this connection is done.
         blocking() {
@@ -126,8 +132,8 @@ export class IndexedDbStore implements Store {
   }
 
   async load(): Promise<PersistedChain | undefined> {
-    const tx = this.db.transaction(['meta', 'nodes', 'nodeBatches', 'blocks', 'segments'], 'readonly')
-    const [meta, keys, values, segments, nodeSegments, filterKeys, filters, batches, blockNumbers, blocks] = await Promise.all([
+    const tx = this.db.transaction(['meta', 'nodes', 'nodeBatches', 'blocks', 'segments', 'pool'], 'readonly')
+    const [meta, keys, values, segments, nodeSegments, filterKeys, filters, batches, blockNumbers, blocks, poolKeys, pool, settings] = await Promise.all([
       tx.objectStore('meta').get('chain'),
       tx.objectStore('nodes').getAllKeys(),
       tx.objectStore('nodes').getAll(),
@@ -139,6 +145,9 @@ export class IndexedDbStore implements Store {
       tx.objectStore('nodeBatches').getAll(),
       tx.objectStore('blocks').getAllKeys(),
       tx.objectStore('blocks').getAll(),
+      tx.objectStore('pool').getAllKeys(),
+      tx.objectStore('pool').getAll(),
+      tx.objectStore('meta').get('settings'),
       tx.done,
     ])
     if (!meta) return undefined
@@ -172,6 +181,9 @@ export class IndexedDbStore implements Store {
       // A missing block stays empty, for the node to refuse the chain as incomplete.
       blocks: Array.from(records, (bytes) => bytes ?? new Uint8Array()),
       blockHashes: hashes,
+      // Keys come in ascending order: arrival order.
+      pool: poolKeys.map((seq, i): [number, Uint8Array] => [seq, pool[i]]),
+      settings: settings as Uint8Array | undefined,
     }
   }
 
@@ -205,14 +217,16 @@ export class IndexedDbStore implements Store {
     }
   }
 
-  async commit({ meta, nodes, blocks, dropAbove }: ChainCommit): Promise<void> {
+  async commit({ meta, nodes, blocks, dropAbove, pool, settings }: ChainCommit): Promise<void> {
     // Encoded before the transaction opens: nothing but its own requests may be awaited in it.
     const packedNodes = nodes.size > 0 ? packNodes(nodes) : undefined
     const packedBlocks = blocks.map(({ number, bytes }) => ({ number, bytes: packZeros(bytes) }))
     // The plain IndexedDB API on the hot path, not idb's wrappers: a commit is one durable block
     // under automine, and a Proxy, a promise and two listeners per request, then a microtask
     // hop before the lease is checked, showed in the worker's profile (bench/profile.ts).
-    const tx = unwrap(this.db).transaction(['meta', 'nodeBatches', 'blocks'], 'readwrite', { durability: this.durability })
+    // The pool's store only when the pool changed: a commit's scope is what it locks.
+    const scope = pool ? ['meta', 'nodeBatches', 'blocks', 'pool'] : ['meta', 'nodeBatches', 'blocks']
+    const tx = unwrap(this.db).transaction(scope, 'readwrite', { durability: this.durability })
     return new Promise<void>((resolve, reject) => {
       let leaseLost = false
       // The lease is read first (requests run in order) and the writes are queued behind it at
@@ -231,6 +245,12 @@ export class IndexedDbStore implements Store {
       const blockStore = tx.objectStore('blocks')
       if (dropAbove !== undefined) blockStore.delete(IDBKeyRange.lowerBound(Number(dropAbove) + 1))
       for (const { number, bytes } of packedBlocks) blockStore.put(bytes, Number(number))
+      if (pool) {
+        const poolStore = tx.objectStore('pool')
+        for (const seq of pool.removed) poolStore.delete(seq)
+        for (const [seq, bytes] of pool.added) poolStore.put(bytes, seq)
+      }
+      if (settings) tx.objectStore('meta').put(settings, 'settings')
       tx.objectStore('meta').put(meta, 'chain')
       // A failed request aborts the transaction; a full disk shows only here, at commit
       // (docs/browser-notes.md, "Where IndexedDB reports a full disk").
@@ -304,10 +324,12 @@ export class IndexedDbStore implements Store {
 
   async wipe(): Promise<void> {
     await this.merging
-    const tx = this.db.transaction(['meta', 'nodes', 'nodeBatches', 'blocks', 'segments'], 'readwrite')
+    const tx = this.db.transaction(['meta', 'nodes', 'nodeBatches', 'blocks', 'segments', 'pool'], 'readwrite')
     await this.holdsLease(tx, tx.objectStore('meta').get('lease'))
     await Promise.all([
       tx.objectStore('meta').delete('chain'),
+      tx.objectStore('meta').delete('settings'),
+      tx.objectStore('pool').clear(),
       tx.objectStore('nodes').clear(),
       tx.objectStore('nodeBatches').clear(),
       tx.objectStore('blocks').clear(),
@@ -317,7 +339,7 @@ export class IndexedDbStore implements Store {
   }
 
   /** Aborts `tx` and throws unless `lease` (read in `tx`) says this store still holds the chain's lease. */
-  private async holdsLease(tx: IDBPTransaction<ChainDB, StoreName[], 'readwrite'>, lease: Promise<ChainMeta | Lease | undefined>): Promise<void> {
+  private async holdsLease(tx: IDBPTransaction<ChainDB, StoreName[], 'readwrite'>, lease: Promise<ChainMeta | Lease | Uint8Array | undefined>): Promise<void> {
     // Awaiting a request of the transaction keeps it open (awaiting anything else would not).
     if (((await lease.catch(() => undefined)) as Lease | undefined)?.owner === this.lease.owner) return
     tx.abort()

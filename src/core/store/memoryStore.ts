@@ -1,4 +1,4 @@
-import type { ChainCommit, ChainMeta, PersistedChain, Store } from './store.ts'
+import { applyPoolChanges, poolInOrder, type ChainCommit, type ChainMeta, type PersistedChain, type Store } from './store.ts'
 
 /**
  * Keeps the committed chain in this JS realm: what `load` returns is exactly what was committed,
@@ -9,16 +9,26 @@ export class MemoryStore implements Store {
   private meta: ChainMeta | undefined
   private readonly nodes = new Map<string, Uint8Array>()
   private blocks: Uint8Array[] = []
+  private readonly pool = new Map<number, Uint8Array>()
+  private settings: Uint8Array | undefined
 
   async load(): Promise<PersistedChain | undefined> {
     if (!this.meta) return undefined
-    return { meta: { ...this.meta }, nodes: this.nodes.entries(), blocks: [...this.blocks] }
+    return {
+      meta: { ...this.meta },
+      nodes: this.nodes.entries(),
+      blocks: [...this.blocks],
+      pool: poolInOrder(this.pool),
+      settings: this.settings,
+    }
   }
 
-  async commit({ meta, nodes, blocks, dropAbove }: ChainCommit): Promise<void> {
+  async commit({ meta, nodes, blocks, dropAbove, pool, settings }: ChainCommit): Promise<void> {
     if (dropAbove !== undefined) this.blocks.length = Number(dropAbove) + 1
     for (const [key, value] of nodes) this.nodes.set(key, value)
     for (const { number, bytes } of blocks) this.blocks[Number(number)] = bytes
+    applyPoolChanges(this.pool, pool)
+    if (settings) this.settings = settings
     this.meta = meta
   }
 
@@ -26,6 +36,8 @@ export class MemoryStore implements Store {
     this.meta = undefined
     this.nodes.clear()
     this.blocks = []
+    this.pool.clear()
+    this.settings = undefined
   }
 
   async close(): Promise<void> {}

@@ -49,6 +49,10 @@ export interface PersistedChain {
   blocks: Uint8Array[]
   /** The blocks' hashes when the store kept them (by number, as `blocks`); else they are computed. */
   blockHashes?: (Uint8Array | undefined)[]
+  /** The pool as last committed: its entries by arrival number, oldest first (poolCodec.ts). */
+  pool?: [number, Uint8Array][]
+  /** The node's run-time settings as last committed (chain/nodeSettings.ts), opaque here. */
+  settings?: Uint8Array
 }
 
 /** Trie nodes a store reads when a node first needs them, a segment at a time. */
@@ -78,4 +82,30 @@ export interface ChainCommit {
   blocks: { number: bigint; bytes: Uint8Array }[]
   /** Blocks above this number are gone (a failed or reverted tail), before `blocks` are added. */
   dropAbove?: bigint
+  /**
+   * What changed in the pool since the last commit: entries that arrived, by arrival number
+   * (their bytes: poolCodec.ts), and the numbers of the entries that left (mined in `blocks`,
+   * dropped, replaced). Mined transactions leave the stored pool in the commit that stores their
+   * block, so a restart never finds one both mined and pooled.
+   */
+  pool?: PoolChanges
+  /** The node's run-time settings, replacing the stored ones (only when they changed). */
+  settings?: Uint8Array
+}
+
+export interface PoolChanges {
+  added: [number, Uint8Array][]
+  removed: number[]
+}
+
+/** Applies a commit's pool changes to a pool kept as a map by arrival number (every store does). */
+export function applyPoolChanges(pool: Map<number, Uint8Array>, changes: PoolChanges | undefined): void {
+  if (!changes) return
+  for (const seq of changes.removed) pool.delete(seq)
+  for (const [seq, bytes] of changes.added) pool.set(seq, bytes)
+}
+
+/** A stored pool in arrival order. */
+export function poolInOrder(pool: Map<number, Uint8Array>): [number, Uint8Array][] {
+  return [...pool].sort((a, b) => a[0] - b[0])
 }

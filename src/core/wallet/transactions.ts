@@ -53,9 +53,12 @@ export async function fillTransaction(node: Node, request: TransactionRequest): 
   return { ...shared, maxPriorityFeePerGas: tip, maxFeePerGas: request.maxFeePerGas ?? node.params.gasPrice() + tip, accessList: request.accessList ?? [] }
 }
 
-/** The sender's next nonce: its state nonce plus the pooled transactions that follow it. */
+/**
+ * The sender's next nonce: its nonce at the miner's head (stored or not: a block on its way to
+ * the store already used its nonces) plus the pooled transactions that follow it.
+ */
 async function nextNonce(node: Node, from: PrefixedHexString): Promise<bigint> {
-  const nonce = (await node.account(from, node.chain.head))?.nonce ?? 0n
+  const nonce = (await node.miner.headAccount(from))?.nonce ?? 0n
   return nonce + BigInt(node.pool.executableCount(from, nonce))
 }
 

@@ -1,10 +1,11 @@
 import { spawnSync } from 'node:child_process'
-import { appendFile, copyFile, readFile, stat, truncate, writeFile } from 'node:fs/promises'
+import { spawn } from 'node:child_process'
+import { appendFile, copyFile, readdir, readFile, stat, truncate, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { parseEther } from 'ethers'
 import { afterEach, describe, expect, test } from 'vitest'
 import { createNode, type Node } from '../../../src/core/node.ts'
-import { encodeRecord, FILE_HEADER_BYTES, fileHeader, MAGIC, scanStateFile } from '../../../src/cli/stateFile/format.ts'
+import { closeMark, COMMIT_MARK, encodeRecord, FILE_HEADER_BYTES, fileHeader, MAGIC, scanStateFile } from '../../../src/cli/stateFile/format.ts'
 import { FileStore } from '../../../src/cli/stateFile/fileStore.ts'
 import { DEV, deploy, devWallet, rpc } from '../../support/chain.ts'
 import { tempDir } from '../../support/cli.ts'
@@ -27,6 +28,12 @@ async function nodeOn(path: string): Promise<{ node: Node; store: FileStore }> {
   return { node, store: fileStore }
 }
 
+/** A lock as a pagenode killed while using `path` leaves it: its process is gone. */
+async function leftByCrash(path: string): Promise<void> {
+  const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' })
+  await writeFile(`${path}.lock`, `${gone.stdout}\n`)
+}
+
 /** A state file holding genesis and two transfers (blocks 1 and 2), left as a crash would. */
 async function chainWithTwoTransfers(path: string) {
   const { node } = await nodeOn(path)
@@ -39,7 +46,7 @@ describe('FileStore', () => {
   test('a node on a state file, closed and opened again, finds the same chain and carries on', async () => {
     const path = join(await tempDir(), 'chain.state')
     const { node: first, store: firstStore } = await nodeOn(path)
-    expect(firstStore.opened).toEqual({ created: true, tornBytes: 0 })
+    expect(firstStore.opened).toMatchObject({ created: true, tornBytes: 0 })
     const wallet = devWallet(first)
     const token = await deploy(wallet, 'Token', 'Kept', 'K', 1000n)
     const tokenAddress = (await token.getAddress()).toLowerCase()
@@ -57,7 +64,7 @@ describe('FileStore', () => {
     expect(compacted.commits[0].meta.headNumber).toBe(BigInt(head.number))
 
     const { node: second, store: secondStore } = await nodeOn(path)
-    expect(secondStore.opened).toEqual({ created: false, tornBytes: 0 })
+    expect(secondStore.opened).toMatchObject({ created: false, tornBytes: 0 })
     const after = rpc(second)
     expect(await after('eth_getBlockByNumber', 'latest', true)).toEqual(head)
     expect(await after('eth_getTransactionReceipt', sent!.hash)).toEqual(receipt)
@@ -75,6 +82,7 @@ describe('FileStore', () => {
     const head = await rpc(node)('eth_getBlockByNumber', 'latest', false)
     // As a crash would leave it: no close, no compaction; one record per commit.
     await copyFile(join(dir, 'chain.state'), join(dir, 'crashed.state'))
+    await leftByCrash(join(dir, 'crashed.state'))
     expect(scanStateFile(await readFile(join(dir, 'crashed.state'))).commits).toHaveLength(3)
 
     const { node: restored } = await nodeOn(join(dir, 'crashed.state'))
@@ -87,12 +95,13 @@ describe('FileStore', () => {
     const block1 = await rpc(node)<{ hash: string }>('eth_getBlockByNumber', '0x1', false)
     const crashed = join(dir, 'crashed.state')
     await copyFile(join(dir, 'chain.state'), crashed)
+    await leftByCrash(crashed)
     const full = (await stat(crashed)).size
     await truncate(crashed, full - 7)
 
     const { node: restored, store: restoredStore } = await nodeOn(crashed)
     const lastRecord = encodeRecord(scanStateFile(await readFile(join(dir, 'chain.state'))).commits[2]).length
-    expect(restoredStore.opened).toEqual({ created: false, tornBytes: lastRecord - 7 })
+    expect(restoredStore.opened).toMatchObject({ created: false, tornBytes: lastRecord - 7 })
     expect((await stat(crashed)).size).toBe(full - lastRecord)
     const call = rpc(restored)
     expect(await call('eth_blockNumber')).toBe('0x1')
@@ -109,6 +118,7 @@ describe('FileStore', () => {
     await chainWithTwoTransfers(path)
     const copy = `${path}.copy`
     await copyFile(path, copy)
+    await leftByCrash(copy)
     await appendFile(copy, new Uint8Array(4096))
     expect((await store(copy)).opened.tornBytes).toBe(4096)
   })
@@ -139,7 +149,7 @@ describe('FileStore', () => {
     newer[MAGIC.length] = 99
     await writeFile(join(dir, 'newer.state'), newer)
     await expect(FileStore.open(join(dir, 'newer.state'))).rejects.toThrow(
-      'written by a newer pagenode (state format 99; this version reads 1): upgrade pagenode or use another file',
+      'written by a newer pagenode (state format 99; this version reads 2): upgrade pagenode or use another file',
     )
 
     await writeFile(join(dir, 'empty.state'), '')
@@ -202,3 +212,105 @@ describe('FileStore', () => {
     expect(scanned.commits).toEqual([{ ...commits[0], dropAbove: undefined }, commits[1]])
   })
 })
+
+describe('a damaged state file', () => {
+  /** A file of genesis and two transfers, closed cleanly without compaction: three records, then the close mark. */
+  async function closedWithThreeRecords(): Promise<{ path: string; records: number[] }> {
+    const dir = await tempDir()
+    await chainWithTwoTransfers(join(dir, 'live.state'))
+    const bytes = await readFile(join(dir, 'live.state'))
+    const path = join(dir, 'chain.state')
+    await writeFile(path, Buffer.concat([bytes, closeMark()]))
+    const { commits } = scanStateFile(bytes)
+    let offset = FILE_HEADER_BYTES
+    const records = commits.map((commit) => (offset += encodeRecord(commit).length))
+    return { path, records: [FILE_HEADER_BYTES, ...records] }
+  }
+
+  test('cut short inside a record, with no crash to explain it, is refused; --state-recover keeps the records before it and the original', async () => {
+    const { path, records } = await closedWithThreeRecords()
+    const cut = records[2] + 30 // inside the third record
+    await truncate(path, cut)
+    const cutBytes = await readFile(path)
+    await expect(FileStore.open(path)).rejects.toThrow(
+      `damaged: cut short inside a record at byte ${records[2]}, and no pagenode crashed while using it (a crash leaves its lock); start with --state-recover to keep the 2 intact records before it (the file is copied aside first)`,
+    )
+    expect(await readFile(path)).toEqual(cutBytes) // refused: left as it was
+    await expect(stat(`${path}.lock`)).rejects.toThrow(/ENOENT/)
+
+    const recovered = await FileStore.open(path, { recover: true })
+    open.push(recovered)
+    expect(recovered.opened.recovered).toMatchObject({ records: 2 })
+    expect(await readFile(recovered.opened.recovered!.copy)).toEqual(cutBytes)
+    const node = await createNode({ store: recovered })
+    open.push(node)
+    expect(await rpc(node)('eth_blockNumber')).toBe('0x1')
+  })
+
+  test('cut short at a record boundary (the close mark and a record gone) is refused too', async () => {
+    const { path, records } = await closedWithThreeRecords()
+    const whole = await readFile(path)
+    // Whole, with its close mark, it opens (and a clean close marks it again).
+    await (await FileStore.open(path)).close()
+    expect(await readFile(path)).toEqual(whole)
+    await truncate(path, records[2])
+    await expect(FileStore.open(path)).rejects.toThrow(`damaged: cut short at byte ${records[2]} (it lacks the mark a clean close leaves`)
+  })
+
+  test('a flipped byte in the last complete record is damage, not a torn write, even after a crash', async () => {
+    const dir = await tempDir()
+    await chainWithTwoTransfers(join(dir, 'live.state'))
+    const bytes = Uint8Array.from(await readFile(join(dir, 'live.state')))
+    const path = join(dir, 'crashed.state')
+    const lastStart = bytes.length - encodeRecord(scanStateFile(bytes).commits[2]).length
+    bytes[lastStart + 20] ^= 0x01
+    await writeFile(path, bytes)
+    await leftByCrash(path)
+    await expect(FileStore.open(path)).rejects.toThrow(`damaged: a record fails its checksum at byte ${lastStart}; start with --state-recover`)
+    // Its commit mark flipped instead: damage too.
+    bytes[lastStart + 20] ^= 0x01
+    bytes[bytes.length - 1] ^= 0x01
+    await writeFile(path, bytes)
+    await expect(FileStore.open(path)).rejects.toThrow(`damaged: a record lacks its commit mark at byte ${lastStart}`)
+    expect(COMMIT_MARK.length).toBe(4)
+  })
+
+  test('a .tmp left by a kill during compaction is removed at start', async () => {
+    const path = join(await tempDir(), 'chain.state')
+    await (await store(path)).close()
+    await writeFile(`${path}.tmp`, new Uint8Array(1000))
+    const reopened = await store(path)
+    expect(reopened.opened.staleTemp).toBe(true)
+    await expect(stat(`${path}.tmp`)).rejects.toThrow(/ENOENT/)
+  })
+
+  test('a lock whose pid now belongs to another live process (not a pagenode) is taken over', async () => {
+    const path = join(await tempDir(), 'chain.state')
+    const other = spawn('sleep', ['30'])
+    try {
+      // An older pagenode's lock (pid only): the live process is not a pagenode.
+      await writeFile(`${path}.lock`, `${other.pid}\n`)
+      await (await store(path)).close()
+      // This version's (pid and start time): the live process started at another time.
+      await writeFile(`${path}.lock`, `${other.pid} 1\n`)
+      await (await store(path)).close()
+    } finally {
+      other.kill('SIGKILL')
+    }
+  })
+
+  test('a file of the previous format (1) is read, and rewritten in this one', async () => {
+    const dir = await tempDir()
+    await chainWithTwoTransfers(join(dir, 'live.state'))
+    const { commits } = scanStateFile(await readFile(join(dir, 'live.state')))
+    const header = fileHeader()
+    header[MAGIC.length] = 1
+    const path = join(dir, 'v1.state')
+    await writeFile(path, Buffer.concat([header, ...commits.map((commit) => encodeRecord(commit).subarray(0, -COMMIT_MARK.length))]))
+    const { node } = await nodeOn(path)
+    expect(await rpc(node)('eth_blockNumber')).toBe('0x2')
+    expect(scanStateFile(await readFile(path)).version).toBe(2)
+    expect((await readdir(dir)).sort()).toEqual(['live.state', 'live.state.lock', 'v1.state', 'v1.state.lock'])
+  })
+})
+

@@ -1,6 +1,6 @@
 /**
- * Dev-node methods on the page's node with its IndexedDB store: edits and reverts are stored
- * like blocks, anvil_reset wipes the database.
+ * Dev-node methods on the page's node with its IndexedDB store: edits, snapshots and reverts are
+ * stored like blocks, anvil_reset wipes the database.
  */
 import { expect, test } from 'vitest'
 import { DEV, start, transfer, uniqueName } from '../../support/browser/nodes.ts'
@@ -23,15 +23,19 @@ test('state edits, a revert and a reset reach IndexedDB: a new worker on the sam
   expect(await call(second, 'eth_blockNumber')).toBe('0x3')
   expect(await call(second, 'eth_getBalance', A, 'latest')).toBe('0x2a')
   expect(await call(second, 'eth_getCode', A, 'latest')).toBe('0x00')
-  // Snapshots do not outlive the worker that took them.
-  expect(await call(second, 'evm_revert', id)).toBe(false)
+  // Snapshots are stored with the chain: one taken by the first worker reverts on the second.
+  expect(await call(second, 'evm_revert', id)).toBe(true)
+  expect(await call(second, 'eth_blockNumber')).toBe('0x1')
+  expect(await call(second, 'eth_getBalance', A, 'latest')).toBe('0x0')
   const again = await call(second, 'evm_snapshot')
   await call(second, 'anvil_mine', '0x3')
   await call(second, 'evm_revert', again)
   await second.stop()
 
   const third = await start({ name })
-  expect(await call(third, 'eth_blockNumber')).toBe('0x3')
+  expect(await call(third, 'eth_blockNumber')).toBe('0x1')
+  // Consumed on the second worker, and stored so.
+  expect(await call(third, 'evm_revert', id)).toBe(false)
   await call(third, 'anvil_reset')
   await third.stop()
 

@@ -10,7 +10,7 @@ import { RLP } from '@ethereumjs/rlp'
 import { IndexedDbStore } from '../../../src/core/store/indexedDbStore.ts'
 import { packZeros, unpackNodes } from '../../../src/core/store/packing.ts'
 import { encodeSegment, readSegment, type StoredSegment } from '../../../src/core/store/segments.ts'
-import { DEV, start, transfer, uniqueName } from '../../support/browser/nodes.ts'
+import { DEV, signTransfer, start, transfer, uniqueName } from '../../support/browser/nodes.ts'
 
 const databaseNames = async () => (await indexedDB.databases()).map((db) => db.name)
 
@@ -271,4 +271,26 @@ test('a reopened chain reads the node segment that holds a trie node it needs, n
   // And the node finds it: the balance at block 1 is read from there.
   const node = await start({ name })
   expect(await node.provider.request({ method: 'eth_getBalance', params: [DEV[3].address, '0x1'] })).toBe(answers[2])
+})
+
+test('the pool and the dev-node settings are stored with the chain, and a new node on the name resumes with them', async () => {
+  const name = uniqueName('pool')
+  const first = await start({ name, mining: { mode: 'manual' } })
+  const raws = [await signTransfer(0, 1), await signTransfer(0, 0)]
+  const hashes: unknown[] = []
+  for (const raw of raws) hashes.push(await first.provider.request({ method: 'eth_sendRawTransaction', params: [raw] }))
+  await first.provider.request({ method: 'evm_increaseTime', params: [3600] })
+  const snapshot = await first.provider.request({ method: 'evm_snapshot', params: [] })
+  await first.stop()
+
+  const second = await start({ name })
+  expect(await second.provider.request({ method: 'eth_mining', params: [] })).toBe(false)
+  const content = (await second.provider.request({ method: 'txpool_content', params: [] })) as { pending: Record<string, Record<string, { hash: string }>> }
+  expect(Object.values(content.pending).flatMap((byNonce) => Object.values(byNonce).map((tx) => tx.hash))).toEqual([hashes[1], hashes[0]])
+  await second.provider.request({ method: 'evm_mine', params: [] })
+  const block = (await second.provider.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as { transactions: string[]; timestamp: string }
+  expect(block.transactions).toEqual([hashes[1], hashes[0]])
+  expect(Number(block.timestamp)).toBeGreaterThanOrEqual(Math.floor(Date.now() / 1000) + 3590)
+  expect(await second.provider.request({ method: 'evm_revert', params: [snapshot] })).toBe(true)
+  expect(await second.provider.request({ method: 'eth_blockNumber', params: [] })).toBe('0x0')
 })

@@ -5,7 +5,8 @@ import type { Param, ParamValues } from '../../params.ts'
 /**
  * A dev-node operation with its declared params, served under several names (anvil_, hardhat_,
  * evm_). The names share the behaviour and differ only in what they answer: anvil answers null
- * where Hardhat answers true.
+ * where Hardhat answers true. Each answers once what it changed in the settings or the pool is
+ * stored (ChainWriter.persist: nothing to store, nothing written).
  */
 export interface DevAction<P extends readonly Param<unknown>[]> {
   params: P
@@ -18,13 +19,18 @@ export function action<const P extends readonly Param<unknown>[]>(params: P, run
 
 /** The action as a method answering its own result. */
 export function serve<P extends readonly Param<unknown>[]>(devAction: DevAction<P>): MethodSpec {
-  return method(devAction.params, (node, params) => devAction.run(node, params))
+  return method(devAction.params, async (node, params) => {
+    const result = await devAction.run(node, params)
+    await node.writer.persist()
+    return result
+  })
 }
 
 /** The action as a method answering `answer` once it is done (anvil: null, Hardhat: true). */
 export function serveAs<P extends readonly Param<unknown>[]>(devAction: DevAction<P>, answer: null | true): MethodSpec {
   return method(devAction.params, async (node, params) => {
     await devAction.run(node, params)
+    await node.writer.persist()
     return answer
   })
 }

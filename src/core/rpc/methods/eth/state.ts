@@ -23,10 +23,14 @@ export const stateMethods: MethodTable = {
 
   eth_getTransactionCount: method([address('address'), blockOrLatest()], async (node, [who, ref]) => {
     const block = node.block(ref)
-    const nonce = (await node.account(who, block))?.nonce ?? 0n
-    // `pending` counts the sender's pooled transactions that can run next, as geth does.
-    const pending = ref.kind === 'tag' && ref.tag === 'pending' ? node.pool.executableCount(who, nonce) : 0
-    return bigIntToHex(nonce + BigInt(pending))
+    if (ref.kind === 'tag' && ref.tag === 'pending') {
+      // The miner's head, stored or not (a transaction mined a moment ago has left the pool but
+      // its block may still be on its way to the store), and the sender's pooled transactions
+      // that can run next, as geth does: the nonce a new transaction must take.
+      const nonce = (await node.miner.headAccount(who))?.nonce ?? 0n
+      return bigIntToHex(nonce + BigInt(node.pool.executableCount(who, nonce)))
+    }
+    return bigIntToHex((await node.account(who, block))?.nonce ?? 0n)
   }),
 
   eth_getCode: method([address('address'), blockOrLatest()], async (node, [who, ref]) => {
