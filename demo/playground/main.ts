@@ -113,13 +113,11 @@ function showEndpoint(started: Session): void {
   if (started.endpointProblem !== undefined) {
     endpointLine.dataset.state = 'failed'
     endpointLine.textContent = `HTTP endpoint unavailable: ${started.endpointProblem}`
-    endpointLine.hidden = false
     return
   }
   const urls = started.node.baseUrls
-  endpointUrls.replaceChildren(...urls.flatMap((url, i) => (i === 0 ? [h('code', {}, url)] : [' · ', h('code', {}, url)])))
+  endpointUrls.replaceChildren(...(urls.length === 0 ? ['none (provider only)'] : urls.flatMap((url, i) => (i === 0 ? [h('code', {}, url)] : [' · ', h('code', {}, url)]))))
   endpointLine.dataset.state = 'ready'
-  endpointLine.hidden = urls.length === 0
 }
 
 async function start(): Promise<void> {
@@ -129,12 +127,15 @@ async function start(): Promise<void> {
     session = await Session.start()
   } catch (error) {
     showStatus(`node failed to start: ${failureText(error)}`, 'failed')
+    endpointLine.hidden = true
     console.error(error)
     return
   }
   window.pagenode = session.node
   showEndpoint(session)
   session.onHead(() => void refreshStatus())
+  // A follower that took over says so at once, not at the next block.
+  session.onRole(() => void refreshStatus())
   await refreshStatus()
   for (const m of mounted.values()) {
     m.section.replaceChildren()

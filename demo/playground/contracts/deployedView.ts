@@ -5,6 +5,7 @@
  */
 import { encodeFunctionData, decodeFunctionResult, toFunctionSignature, type AbiFunction } from 'viem'
 import type { Hex, Session } from '../session.ts'
+import { isBusy, setBusy } from '../ui/busy.ts'
 import { h, uniqueId } from '../ui/dom.ts'
 import { failureView } from '../ui/errors.ts'
 import { explorerLink } from '../ui/links.ts'
@@ -61,8 +62,12 @@ function functionForm(session: Session, deployment: Deployment, fn: AbiFunction,
   )
   form.addEventListener('submit', (event) => {
     event.preventDefault()
+    if (isBusy(button)) return
     const values = fields.read()
-    if (!values) return
+    if (!values) {
+      result.replaceChildren()
+      return
+    }
     let data: Hex
     try {
       data = encodeFunctionData({ abi: [fn], functionName: fn.name, args: values.args })
@@ -70,9 +75,9 @@ function functionForm(session: Session, deployment: Deployment, fn: AbiFunction,
       result.replaceChildren(failureView(error))
       return
     }
-    button.disabled = true
+    setBusy(button, true)
     result.replaceChildren(h('p', { class: 'hint' }, read ? 'Calling…' : 'Sending…'))
-    const done = () => (button.disabled = false)
+    const done = () => setBusy(button, false)
     const sender = from.value as Hex
     if (read) {
       session

@@ -5,7 +5,7 @@
 import type { Session } from '../session.ts'
 import { calldataView } from '../traces/calldata.ts'
 import { h } from '../ui/dom.ts'
-import { ether } from '../ui/format.ts'
+import { exactEther } from '../ui/format.ts'
 import { explorerHref, explorerLink, traceHref } from '../ui/links.ts'
 import { receipt as fetchReceipt, transactionDetails } from './chain.ts'
 import { logList } from './logList.ts'
@@ -42,7 +42,7 @@ function outcomeFacts(receipt: RpcReceipt | null): [string, Node | string | unde
     ['L1 batch', batch === undefined ? undefined : h('a', { href: explorerHref(`batch:${batch}`) }, `batch ${batch}`)],
     ['gas used', count(receipt.gasUsed)],
     ['gas price paid', gasPrice(receipt.effectiveGasPrice)],
-    ['fee', `${ether(fee)} (${count(fee)} wei)`],
+    ['fee', `${exactEther(fee)} (${count(fee)} wei)`],
   ]
 }
 
@@ -52,7 +52,7 @@ function transactionFacts(tx: RpcTransaction, receipt: RpcReceipt | null, creati
     ['from', explorerLink(tx.from, tx.from)],
     ['to', addressOrNone(tx.to, 'none: a contract creation')],
     ['contract created', creation && created ? h('span', {}, explorerLink(created, created), receipt?.status === '0x1' ? '' : ' (creation failed: no code there)') : undefined],
-    ['value', `${ether(tx.value)} (${count(tx.value)} wei)`],
+    ['value', `${exactEther(tx.value)} (${count(tx.value)} wei)`],
     ['nonce', String(BigInt(tx.nonce))],
     ['position', tx.transactionIndex === null ? undefined : `index ${BigInt(tx.transactionIndex)} in its block`],
     ['gas limit', count(tx.gas)],
@@ -68,7 +68,7 @@ function detailsFacts(details: TransactionDetails): HTMLElement {
       ['status', details.status],
       ['initiator', explorerLink(details.initiatorAddress, details.initiatorAddress)],
       ['L1-originated', details.isL1Originated ? 'yes (a priority transaction)' : 'no'],
-      ['fee', `${ether(details.fee)} (${count(details.fee)} wei)`],
+      ['fee', `${exactEther(details.fee)} (${count(details.fee)} wei)`],
       ['gas per pubdata byte', count(details.gasPerPubdata)],
       ['received at', details.receivedAt],
       ['L1 commit / prove / execute', [details.ethCommitTxHash, details.ethProveTxHash, details.ethExecuteTxHash].every((hash) => hash === null) ? 'none (a local node has no L1)' : [details.ethCommitTxHash, details.ethProveTxHash, details.ethExecuteTxHash].map((hash) => hash ?? '—').join(' / ')],

@@ -7,6 +7,7 @@
 import { encodeDeployData, type Abi } from 'viem'
 import type { Panel } from '../panel.ts'
 import type { Hex, Session } from '../session.ts'
+import { isBusy, setBusy } from '../ui/busy.ts'
 import { h, uniqueId } from '../ui/dom.ts'
 import { failureView } from '../ui/errors.ts'
 import { accountSelect } from '../contracts/accountSelect.ts'
@@ -94,8 +95,9 @@ function build(session: Session, compiler: SolidityCompiler, deployments: Deploy
   compiler.onState((state) => showCompilerState(state, compilerStatus, progress))
 
   async function compile(): Promise<void> {
+    if (isBusy(compileButton)) return
     const source = editor.textarea.value
-    compileButton.disabled = true
+    setBusy(compileButton, true)
     diagnostics.replaceChildren(h('p', { class: 'hint' }, compiler.state.state === 'ready' ? 'Compiling…' : 'Compiling once the compiler has loaded…'))
     try {
       const result = await compiler.compile(example.file, source)
@@ -105,7 +107,7 @@ function build(session: Session, compiler: SolidityCompiler, deployments: Deploy
     } catch (error) {
       diagnostics.replaceChildren(failureView(error, 'compile-error'))
     } finally {
-      compileButton.disabled = false
+      setBusy(compileButton, false)
     }
   }
 
@@ -145,8 +147,12 @@ function build(session: Session, compiler: SolidityCompiler, deployments: Deploy
     )
     form.addEventListener('submit', (event) => {
       event.preventDefault()
+      if (isBusy(deployButton)) return
       const values = fields.read()
-      if (!values) return
+      if (!values) {
+        result_.replaceChildren()
+        return
+      }
       const contract = chosen()
       let data: Hex
       try {
@@ -155,7 +161,7 @@ function build(session: Session, compiler: SolidityCompiler, deployments: Deploy
         result_.replaceChildren(failureView(error))
         return
       }
-      deployButton.disabled = true
+      setBusy(deployButton, true)
       const deployer = from.select.value as Hex
       result_.replaceChildren(h('p', { class: 'hint' }, 'Deploying…'))
       send(session, { from: deployer, data, value: values.value })
@@ -166,7 +172,7 @@ function build(session: Session, compiler: SolidityCompiler, deployments: Deploy
           }
         })
         .catch((error: unknown) => result_.replaceChildren(failureWithReason(contract.abi, error)))
-        .finally(() => (deployButton.disabled = false))
+        .finally(() => setBusy(deployButton, false))
     })
 
     atButton.addEventListener('click', () => {
@@ -210,11 +216,12 @@ function build(session: Session, compiler: SolidityCompiler, deployments: Deploy
   deployments.onChange(showDeployments)
   showDeployments()
 
-  // A reset or a revert to before a deployment takes its code away: drop it from the list.
-  let lastHead: bigint | undefined
-  session.onHead((head) => {
-    if (lastHead !== undefined && head.number < lastHead) void deployments.prune(session)
-    lastHead = head.number
+  // A reset or a revert takes away what the results showed, and the code of later deployments:
+  // clear the results, drop those deployments from the list.
+  session.onRewind(() => {
+    deploySection.querySelector('[data-testid="deploy-result"]')?.replaceChildren()
+    for (const result of deployedList.querySelectorAll('[data-testid="result"]')) result.replaceChildren()
+    void deployments.prune(session)
   })
 
   function reveal(address: string): void {
