@@ -105,6 +105,39 @@ test('results go when the chain moves under them (a snapshot revert) and when an
   await expect(send.getByTestId('tx-outcome')).toHaveCount(0)
 })
 
+/** Init code of a contract whose code is PUSH1 0 PUSH1 0 REVERT: every call to it reverts, without data. */
+const REVERTER_INIT = '0x6460006000fd6000526005601bf3'
+
+test('a transfer whose estimate reverts is sent anyway with a gas limit: mined as failed, in the explorer with its reason, traced', async ({ page }) => {
+  await openPlayground(page, 'send')
+  const deployHash = await rpc<string>(page, 'eth_sendTransaction', { from: DEV[0].address, data: REVERTER_INIT, gas: '0x30000' })
+  const { contractAddress } = await rpc<{ contractAddress: string }>(page, 'eth_getTransactionReceipt', deployHash)
+
+  const send = page.getByTestId('panel-send')
+  await send.getByTestId('send-to').fill(contractAddress)
+  await send.getByTestId('send-amount').fill('0')
+  await send.getByTestId('send-transfer').click()
+  await expect(send.getByTestId('send-error')).toHaveAttribute('data-code', '3')
+  await send.getByTestId('send-anyway-gas').fill('nope')
+  await send.getByTestId('send-anyway').click()
+  await expect(send.getByTestId('send-anyway-problem')).toHaveText('Gas limit: a whole number, at least 21000.')
+  await send.getByTestId('send-anyway-gas').fill('100000')
+  await send.getByTestId('send-anyway-gas').press('Enter')
+  const outcome = send.getByTestId('tx-outcome')
+  await expect(outcome).toHaveAttribute('data-status', 'reverted')
+  await expect(outcome.getByTestId('tx-revert-reason')).toHaveText(': execution reverted')
+  const hash = (await outcome.getAttribute('data-hash'))!
+
+  await outcome.getByTestId('tx-hash').click()
+  const view = page.getByTestId('panel-explorer').getByTestId('transaction-view')
+  await expect(view.getByTestId('transaction-status')).toHaveAttribute('data-status', 'failed')
+  await expect(view.getByTestId('transaction-revert-reason')).toHaveText('execution reverted')
+  await expect(view.locator('[data-fact="gas limit"]')).toHaveText('100,000')
+  await view.getByTestId('trace-link').click()
+  await expect(page).toHaveURL(new RegExp(`#traces/${hash}$`))
+  await expect(page.getByTestId('panel-traces')).toContainText('execution reverted')
+})
+
 test('amounts: balances grouped, fees exact, the exact value on hover and when copied', async ({ page }) => {
   await openPlayground(page, 'accounts')
   await rpc(page, 'anvil_setBalance', SOMEONE, `0x${(10_002n * 10n ** 18n + 1n).toString(16)}`)

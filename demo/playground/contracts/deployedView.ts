@@ -86,10 +86,11 @@ function functionForm(session: Session, deployment: Deployment, fn: AbiFunction,
         .catch((error: unknown) => result.replaceChildren(failureWithReason(deployment.abi, error)))
         .finally(done)
     } else {
-      send(session, { from: sender, to: deployment.address, data, value: values.value })
-        .then((hash) => followTransaction(result, session, deployment.abi, hash, fn))
-        .catch((error: unknown) => result.replaceChildren(failureWithReason(deployment.abi, error)))
-        .finally(done)
+      const transact = (gas?: bigint): Promise<unknown> =>
+        send(session, { from: sender, to: deployment.address, data, value: values.value, gas })
+          .then((hash) => followTransaction(result, session, deployment.abi, hash, fn))
+          .catch((error: unknown) => result.replaceChildren(failureWithReason(deployment.abi, error, gas === undefined ? transact : undefined)))
+      void transact().finally(done)
     }
   })
   return form

@@ -4,6 +4,7 @@
  */
 import type { Session } from '../session.ts'
 import { calldataView } from '../traces/calldata.ts'
+import { failureReason } from '../traces/failureReason.ts'
 import { h } from '../ui/dom.ts'
 import { exactEther } from '../ui/format.ts'
 import { explorerHref, explorerLink, traceHref } from '../ui/links.ts'
@@ -16,13 +17,15 @@ const TYPES: Record<string, string> = { '0x0': 'legacy (0)', '0x1': 'EIP-2930 (1
 
 export async function transactionView(session: Session, tx: RpcTransaction): Promise<HTMLElement> {
   const [receipt, details] = await Promise.all([fetchReceipt(session, tx.hash), transactionDetails(session, tx.hash)])
+  // A failed transaction's reason is not in its receipt: replayed (best effort; the trace panel says more).
+  const reason = receipt?.status === '0x0' ? await failureReason(session, tx.hash).catch(() => undefined) : undefined
   const creation = tx.to === null
   return h(
     'article',
     { class: 'explorer-view', testid: 'transaction-view' },
     h('h3', {}, 'Transaction ', h('span', { class: 'hash' }, tx.hash)),
     h('p', { class: 'explorer-steps' }, receipt ? h('a', { href: traceHref(tx.hash), testid: 'trace-link' }, 'View its call trace') : h('span', { class: 'hint' }, 'Not mined yet: no trace.')),
-    h('div', { class: 'card' }, facts([...outcomeFacts(receipt), ...transactionFacts(tx, receipt, creation)], 'transaction-facts')),
+    h('div', { class: 'card' }, facts([...outcomeFacts(receipt, reason), ...transactionFacts(tx, receipt, creation)], 'transaction-facts')),
     details ? h('section', { 'aria-label': 'ZKsync details' }, h('h4', {}, 'ZKsync details (zks_getTransactionDetails)'), h('div', { class: 'card' }, detailsFacts(details))) : undefined,
     receipt
       ? h('section', { 'aria-label': 'Logs' }, h('h4', {}, plural(receipt.logs.length, 'log')), logList(receipt.logs, { testid: 'transaction-logs' }))
@@ -30,7 +33,7 @@ export async function transactionView(session: Session, tx: RpcTransaction): Pro
   )
 }
 
-function outcomeFacts(receipt: RpcReceipt | null): [string, Node | string | undefined][] {
+function outcomeFacts(receipt: RpcReceipt | null, reason: string | undefined): [string, Node | string | undefined][] {
   if (receipt === null) return [['status', h('span', { testid: 'transaction-status', dataset: { status: 'pending' } }, 'pending (in the pool, not in a block)')]]
   const ok = receipt.status === '0x1'
   const block = BigInt(receipt.blockNumber)
@@ -38,6 +41,7 @@ function outcomeFacts(receipt: RpcReceipt | null): [string, Node | string | unde
   const fee = BigInt(receipt.gasUsed) * BigInt(receipt.effectiveGasPrice)
   return [
     ['status', h('span', { class: ok ? 'ok-text' : 'error', testid: 'transaction-status', dataset: { status: ok ? 'success' : 'failed' } }, ok ? 'success' : 'failed (reverted)')],
+    ['revert reason', reason === undefined ? undefined : h('span', { class: 'error', testid: 'transaction-revert-reason' }, reason)],
     ['block', h('a', { href: explorerHref(block) }, `block ${block}`)],
     ['L1 batch', batch === undefined ? undefined : h('a', { href: explorerHref(`batch:${batch}`) }, `batch ${batch}`)],
     ['gas used', count(receipt.gasUsed)],

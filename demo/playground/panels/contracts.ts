@@ -164,15 +164,16 @@ function build(session: Session, compiler: SolidityCompiler, deployments: Deploy
       setBusy(deployButton, true)
       const deployer = from.select.value as Hex
       result_.replaceChildren(h('p', { class: 'hint' }, 'Deploying…'))
-      send(session, { from: deployer, data, value: values.value })
-        .then(async (hash) => {
-          const receipt = await followTransaction(result_, session, contract.abi, hash)
-          if (receipt?.contractAddress && receipt.status === '0x1') {
-            deployments.add({ name: contract.name, address: receipt.contractAddress, abi: contract.abi, transactionHash: hash, deployer })
-          }
-        })
-        .catch((error: unknown) => result_.replaceChildren(failureWithReason(contract.abi, error)))
-        .finally(() => setBusy(deployButton, false))
+      const deploy = (gas?: bigint): Promise<unknown> =>
+        send(session, { from: deployer, data, value: values.value, gas })
+          .then(async (hash) => {
+            const receipt = await followTransaction(result_, session, contract.abi, hash)
+            if (receipt?.contractAddress && receipt.status === '0x1') {
+              deployments.add({ name: contract.name, address: receipt.contractAddress, abi: contract.abi, transactionHash: hash, deployer })
+            }
+          })
+          .catch((error: unknown) => result_.replaceChildren(failureWithReason(contract.abi, error, gas === undefined ? deploy : undefined)))
+      void deploy().finally(() => setBusy(deployButton, false))
     })
 
     atButton.addEventListener('click', () => {

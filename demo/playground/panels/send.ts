@@ -8,6 +8,7 @@ import { impersonation } from '../accounts/impersonation.ts'
 import type { Panel } from '../panel.ts'
 import type { Hex, Session } from '../session.ts'
 import { readEther } from '../send/amount.ts'
+import { revertedEstimate, sendAnywayOffer } from '../send/sendAnyway.ts'
 import { transactionOutcome, type Outcome } from '../send/outcome.ts'
 import { decodeRawTransaction, type DecodedTransaction } from '../send/rawTransaction.ts'
 import { isBusy, setBusy } from '../ui/busy.ts'
@@ -137,13 +138,17 @@ function transferForm(session: Session) {
     if (!recipient.ok || !value.ok || !dataOk) return
     setBusy(button, true)
     const transaction = { from: from.value, to: recipient.address, value: `0x${value.wei.toString(16)}`, ...(input === '0x' ? {} : { data: input }) }
-    session
-      .request<Hex>('eth_sendTransaction', [transaction])
-      .then(
+    const transfer = (gas?: bigint): Promise<unknown> =>
+      session.request<Hex>('eth_sendTransaction', [{ ...transaction, ...(gas === undefined ? {} : { gas: `0x${gas.toString(16)}` }) }]).then(
         (hash) => outcome.show(transactionOutcome(session, hash)),
-        (error: unknown) => outcome.show(failureView(error, 'send-error')),
+        (error: unknown) => {
+          const failure = failureView(error, 'send-error')
+          // A revert in the estimate: offer to send it with a gas limit, to see it fail on chain.
+          if (gas === undefined && revertedEstimate(error)) failure.append(sendAnywayOffer(transfer))
+          outcome.show(failure)
+        },
       )
-      .finally(() => setBusy(button, false))
+    void transfer().finally(() => setBusy(button, false))
   })
 
   session.onRewind(() => outcome.clear())
