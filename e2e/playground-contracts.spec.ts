@@ -159,7 +159,9 @@ test('a revert shows its decoded reason and the JSON-RPC code', async ({ page })
   const receipt = await rpc<{ status: string; gasUsed: string }>(page, 'eth_getTransactionReceipt', failedHash)
   expect(receipt.status).toBe('0x0')
   await failed.getByTestId('trace-link').click()
-  await expect(page.getByTestId('panel-traces')).toContainText('reverted')
+  // The trace names the custom error with its arguments, from the ABI compiled in this page.
+  await expect(page.getByTestId('panel-traces').getByTestId('revert-reason').first()).toHaveText('custom error TooLarge(value: 2000000, max: 1000000)')
+  await expect(page.getByTestId('panel-traces').getByTestId('decoded-call').first()).toHaveText('set(value: 2000000)')
   await page.goBack()
 
   // A value that is fine goes through; a view reads it back.

@@ -5,6 +5,7 @@
  * the node becomes ready, and a phone-sized window shows every panel without sideways scrolling.
  */
 import { expect, test, type Page } from '@playwright/test'
+import { encodeFunctionData, getAddress, parseAbi } from 'viem'
 import { DEV, openPlayground, rpc, transfer } from './support/playground.ts'
 
 const SOMEONE = '0x000000000000000000000000000000000000beef'
@@ -136,6 +137,37 @@ test('a transfer whose estimate reverts is sent anyway with a gas limit: mined a
   await view.getByTestId('trace-link').click()
   await expect(page).toHaveURL(new RegExp(`#traces/${hash}$`))
   await expect(page.getByTestId('panel-traces')).toContainText('execution reverted')
+})
+
+test('decoding: well-known calls without an ABI, and an ABI pasted for an address, kept across a reload', async ({ page }) => {
+  await openPlayground(page, 'send')
+  const send = page.getByTestId('panel-send')
+  const erc20Transfer = encodeFunctionData({ abi: parseAbi(['function transfer(address,uint256)']), args: [DEV[1].address, 5n] })
+  await send.getByTestId('send-to').fill(SOMEONE)
+  await send.getByTestId('send-amount').fill('0')
+  await send.getByTestId('send-data').fill(erc20Transfer)
+  await send.getByTestId('send-transfer').click()
+  await expect(send.getByTestId('tx-outcome')).toHaveAttribute('data-status', 'success')
+  await send.getByTestId('tx-outcome').getByTestId('tx-hash').click()
+  const explorer = page.getByTestId('panel-explorer')
+  await expect(explorer.getByTestId('transaction-input').getByTestId('decoded-call')).toHaveText(`transfer(to: ${getAddress(DEV[1].address)}, value: 5)`)
+
+  // An ABI pasted for an address (human-readable here) decodes what is sent to it.
+  await page.evaluate((address) => (location.hash = `explorer/${address}`), SOMEONE)
+  const form = explorer.getByTestId('abi-form')
+  await form.locator('summary').click()
+  await form.getByTestId('abi-text').fill('{ "nope": 1 }')
+  await form.getByTestId('abi-attach').click()
+  await expect(form.getByTestId('abi-problem')).toContainText('The JSON is not an ABI')
+  await form.getByTestId('abi-name').fill('Poker')
+  await form.getByTestId('abi-text').fill('function poke(uint256 n)\nevent Poked(uint256 n)')
+  await form.getByTestId('abi-attach').click()
+  await expect(form.getByTestId('abi-note')).toContainText('now decode with Poker (2 items)')
+  const poke = await rpc<string>(page, 'eth_sendTransaction', { from: DEV[0].address, to: SOMEONE, data: encodeFunctionData({ abi: parseAbi(['function poke(uint256 n)']), args: [7n] }) })
+  await page.reload()
+  await expect(page.getByTestId('status')).toHaveText(/ready/, { timeout: 30_000 })
+  await page.evaluate((hash) => (location.hash = `explorer/${hash}`), poke)
+  await expect(explorer.getByTestId('transaction-input').getByTestId('decoded-call')).toHaveText('poke(n: 7)')
 })
 
 test('amounts: balances grouped, fees exact, the exact value on hover and when copied', async ({ page }) => {

@@ -9,6 +9,7 @@ import { failureText } from './ui/errors.ts'
 import { PANELS } from './panels/index.ts'
 import type { Navigator, Panel } from './panel.ts'
 import { Session } from './session.ts'
+import { abiLibrary } from './decoding/abiLibrary.ts'
 
 declare global {
   interface Window {
@@ -136,7 +137,8 @@ async function start(): Promise<void> {
   session.onHead(() => void refreshStatus())
   // A follower that took over says so at once, not at the next block.
   session.onRole(() => void refreshStatus())
-  await refreshStatus()
+  // The ABIs kept from earlier visits, before any panel decodes with them.
+  await Promise.all([refreshStatus(), abiLibrary.load()])
   for (const m of mounted.values()) {
     m.section.replaceChildren()
     try {

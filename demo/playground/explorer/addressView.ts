@@ -4,6 +4,7 @@
  * the view says which blocks were scanned.
  */
 import type { Hex, Session } from '../session.ts'
+import { abiForm } from '../decoding/abiForm.ts'
 import { h } from '../ui/dom.ts'
 import { failureView } from '../ui/errors.ts'
 import { etherAmount } from '../ui/amount.ts'
@@ -82,6 +83,7 @@ export async function addressView(session: Session, address: Hex): Promise<HTMLE
         'address-facts',
       ),
     ),
+    abiForm(address),
     h('h4', {}, 'Recent transactions'),
     scanned,
     table,

@@ -62,7 +62,7 @@ function transactionFacts(tx: RpcTransaction, receipt: RpcReceipt | null, creati
     ['gas limit', count(tx.gas)],
     ['max fee per gas', tx.maxFeePerGas ? gasPrice(tx.maxFeePerGas) : undefined],
     ['type', TYPES[tx.type] ?? tx.type],
-    ['input', calldataView(tx.input, { creation, testid: 'transaction-input' })],
+    ['input', calldataView(tx.input, { creation, testid: 'transaction-input', to: tx.to })],
   ]
 }
 

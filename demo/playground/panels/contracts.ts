@@ -19,6 +19,7 @@ import { sourceEditor } from '../contracts/editor.ts'
 import { EXAMPLES, type Example } from '../contracts/examples.ts'
 import { failureWithReason, followTransaction } from '../contracts/outcome.ts'
 import { send } from '../contracts/transactions.ts'
+import { abiLibrary } from '../decoding/abiLibrary.ts'
 import './contracts.css'
 
 type AbiConstructor = Extract<Abi[number], { type: 'constructor' }>
@@ -102,6 +103,8 @@ function build(session: Session, compiler: SolidityCompiler, deployments: Deploy
     try {
       const result = await compiler.compile(example.file, source)
       compiled = { result, example }
+      // Every ABI compiled here decodes the explorer's and the traces' calls, events and errors.
+      void abiLibrary.addCompiled(result.contracts)
       diagnostics.replaceChildren(...diagnosticsView(result, (d) => d.start !== undefined && editor.reveal(d.start, d.end ?? d.start)))
       showDeploy()
     } catch (error) {
@@ -215,6 +218,10 @@ function build(session: Session, compiler: SolidityCompiler, deployments: Deploy
     )
   }
   deployments.onChange(showDeployments)
+  // A deployed contract's own ABI comes first when decoding what is sent to it.
+  deployments.onChange(() => {
+    for (const deployment of deployments.all) if (abiLibrary.nameOf(deployment.address) === undefined) void abiLibrary.attach(deployment.address, deployment.name, deployment.abi)
+  })
   showDeployments()
 
   // A reset or a revert takes away what the results showed, and the code of later deployments:
