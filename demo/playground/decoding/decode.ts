@@ -59,7 +59,7 @@ export function decodeError(abis: readonly NamedAbi[], data: string | null | und
       const { errorName, args, abiItem } = decodeErrorResult({ abi, data: data as Hex })
       // viem adds Error(string) and Panic(uint256) to any ABI: those are Solidity's, not the ABI's.
       const own = abi.includes(abiItem)
-      return { name: errorName, text: call(errorName, abiItem.inputs, args ?? []), source: own ? source : 'Solidity' }
+      return { name: errorName, text: call(errorName, 'inputs' in abiItem ? abiItem.inputs : [], args ?? []), source: own ? source : 'Solidity' }
     } catch {
       // the next ABI
     }

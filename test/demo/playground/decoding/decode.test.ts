@@ -1,4 +1,4 @@
-import { getAddress, encodeErrorResult, encodeEventTopics, encodeAbiParameters, encodeFunctionData, parseAbi } from 'viem'
+import { getAddress, encodeErrorResult, type Hex, encodeEventTopics, encodeAbiParameters, encodeFunctionData, parseAbi } from 'viem'
 import { describe, expect, test } from 'vitest'
 import { decodeCall, decodeError, decodeEvent } from '../../../../demo/playground/decoding/decode.ts'
 import { WELL_KNOWN } from '../../../../demo/playground/decoding/wellKnown.ts'
@@ -18,8 +18,8 @@ describe('well-known signatures, without an ABI', () => {
   test('Transfer events of ERC-20 and ERC-721, which share topic 0', () => {
     const erc20 = parseAbi(['event Transfer(address indexed from, address indexed to, uint256 value)'])
     const erc721 = parseAbi(['event Transfer(address indexed from, address indexed to, uint256 indexed tokenId)'])
-    const fungible = { topics: encodeEventTopics({ abi: erc20, args: { from: A, to: B } }), data: encodeAbiParameters([{ type: 'uint256' }], [7n]) }
-    const nft = { topics: encodeEventTopics({ abi: erc721, args: { from: A, to: B, tokenId: 9n } }), data: '0x' as const }
+    const fungible = { topics: encodeEventTopics({ abi: erc20, args: { from: A, to: B } }) as Hex[], data: encodeAbiParameters([{ type: 'uint256' }], [7n]) }
+    const nft = { topics: encodeEventTopics({ abi: erc721, args: { from: A, to: B, tokenId: 9n } }) as Hex[], data: '0x' as const }
     expect(decodeEvent(known, fungible)?.text).toBe(`Transfer(from: ${A}, to: ${B}, value: 7)`)
     expect(decodeEvent(known, nft)).toEqual({ name: 'Transfer', text: `Transfer(from: ${A}, to: ${B}, tokenId: 9)`, source: 'ERC-721' })
   })
@@ -34,7 +34,7 @@ describe('with a compiled ABI', () => {
   test('a function, an event and a custom error with their arguments', () => {
     const abis = [counter, ...known]
     expect(decodeCall(abis, encodeFunctionData({ abi: counter.abi, functionName: 'set', args: [42n] }))?.text).toBe('set(value: 42)')
-    const log = { topics: encodeEventTopics({ abi: counter.abi, eventName: 'Set', args: { by: A } }), data: encodeAbiParameters([{ type: 'uint256' }], [3n]) }
+    const log = { topics: encodeEventTopics({ abi: counter.abi, eventName: 'Set', args: { by: A } }) as Hex[], data: encodeAbiParameters([{ type: 'uint256' }], [3n]) }
     expect(decodeEvent(abis, log)?.text).toBe(`Set(by: ${A}, value: 3)`)
     expect(decodeError(abis, encodeErrorResult({ abi: counter.abi, errorName: 'TooLarge', args: [5n, 1n] }))).toEqual({ name: 'TooLarge', text: 'TooLarge(value: 5, max: 1)', source: 'Counter' })
   })
