@@ -48,6 +48,35 @@ test('the keyboard reaches the Send and RPC console panels from their tabs, and 
   expect(await focusedTestId(page)).toBe('deploy-button')
 })
 
+test('"Restore the example" keeps your version: it survives a reload, comes back with Undo, goes only when discarded', async ({ page }) => {
+  await openPlayground(page, 'contracts')
+  const contracts = page.getByTestId('panel-contracts')
+  const source = contracts.getByTestId('source')
+  const example = await source.inputValue()
+  const mine = `// mine\n${example}`
+  await source.fill(mine)
+  await contracts.getByTestId('restore').click()
+  await expect(source).toHaveValue(example)
+  await expect(contracts.getByTestId('kept')).toContainText('your version (')
+
+  await page.reload()
+  await expect(page.getByTestId('status')).toHaveText(/ready/, { timeout: 30_000 })
+  await expect(source).toHaveValue(example)
+  await expect(contracts.getByTestId('kept')).toBeVisible()
+  await contracts.getByTestId('bring-back').click()
+  await expect(source).toHaveValue(mine)
+  await expect(contracts.getByTestId('kept')).toBeHidden()
+
+  // Restored again and the copy discarded: only then is it gone.
+  await contracts.getByTestId('restore').click()
+  await contracts.getByTestId('discard-kept').click()
+  await expect(contracts.getByTestId('kept')).toBeHidden()
+  await page.reload()
+  await expect(page.getByTestId('status')).toHaveText(/ready/, { timeout: 30_000 })
+  await expect(source).toHaveValue(example)
+  await expect(contracts.getByTestId('kept')).toBeHidden()
+})
+
 test('the mining mode and interval chosen in the Node panel survive a reload', async ({ page }) => {
   await openPlayground(page, 'node')
   const node = page.getByTestId('panel-node')

@@ -25,6 +25,8 @@ import './contracts.css'
 type AbiConstructor = Extract<Abi[number], { type: 'constructor' }>
 
 const DRAFTS_KEY = 'pagenode.playground.contracts.drafts'
+/** The user's version an example replaced ("Restore the example"), per example, until brought back or discarded. */
+const KEPT_KEY = 'pagenode.playground.contracts.kept'
 
 /** Set once mounted: `show` needs them. */
 let mounted: { session: Session; compiler: SolidityCompiler; deployments: Deployments; reveal: (address: string) => void } | undefined
@@ -51,6 +53,7 @@ export const contractsPanel: Panel = {
 
 function build(session: Session, compiler: SolidityCompiler, deployments: Deployments): { elements: HTMLElement[]; reveal: (address: string) => void } {
   const drafts = readDrafts()
+  const kept = readDrafts(KEPT_KEY)
   let example: Example = EXAMPLES[0]
   let compiled: { result: CompileResult; example: Example } | undefined
 
@@ -59,6 +62,11 @@ function build(session: Session, compiler: SolidityCompiler, deployments: Deploy
   const editor = sourceEditor(() => void compile())
   const compileButton = h('button', { type: 'button', testid: 'compile', onclick: () => void compile() }, 'Compile')
   const restoreButton = h('button', { type: 'button', class: 'secondary', testid: 'restore', onclick: () => restore() }, 'Restore the example')
+  // Restoring the example never loses the user's version: it is kept, and can be brought back.
+  const keptText = h('span', {})
+  const bringBack = h('button', { type: 'button', class: 'secondary', testid: 'bring-back', onclick: () => swapKept() }, 'Undo: bring my version back')
+  const discard = h('button', { type: 'button', class: 'secondary', testid: 'discard-kept', onclick: () => discardKept() }, 'Discard my version')
+  const keptBar = h('div', { class: 'kept row', role: 'status', testid: 'kept', hidden: true }, keptText, bringBack, discard)
   const progress = h('progress', { class: 'compiler-progress', 'aria-label': 'Loading the compiler', hidden: true })
   const compilerStatus = h('p', { class: 'hint compiler-status', testid: 'compiler-status', role: 'status' })
   const diagnostics = h('div', { class: 'diagnostics', testid: 'diagnostics', 'aria-live': 'polite' })
@@ -77,12 +85,48 @@ function build(session: Session, compiler: SolidityCompiler, deployments: Deploy
     example = next
     exampleSelect.value = next.id
     editor.setText(drafts[next.id] ?? next.source)
+    showKept()
   }
 
+  function showKept(): void {
+    const version = kept[example.id]
+    keptBar.hidden = version === undefined
+    if (version !== undefined) keptText.textContent = `${example.file} is the example again; your version (${version.split('\n').length} lines) is kept in this browser.`
+  }
+
+  /** The example back in the editor; the user's version kept beside it, never deleted here. */
   function restore(): void {
+    const mine = editor.textarea.value
+    if (mine !== example.source) {
+      kept[example.id] = mine
+      writeDrafts(kept, KEPT_KEY)
+    }
     delete drafts[example.id]
     writeDrafts(drafts)
     editor.setText(example.source)
+    showKept()
+    editor.textarea.focus()
+  }
+
+  /** The kept version back in the editor; what was there is kept in its place unless it is the example. */
+  function swapKept(): void {
+    const version = kept[example.id]
+    if (version === undefined) return
+    const now = editor.textarea.value
+    if (now === example.source) delete kept[example.id]
+    else kept[example.id] = now
+    drafts[example.id] = version
+    writeDrafts(drafts)
+    writeDrafts(kept, KEPT_KEY)
+    editor.setText(version)
+    showKept()
+    editor.textarea.focus()
+  }
+
+  function discardKept(): void {
+    delete kept[example.id]
+    writeDrafts(kept, KEPT_KEY)
+    showKept()
     editor.textarea.focus()
   }
 
@@ -251,6 +295,7 @@ function build(session: Session, compiler: SolidityCompiler, deployments: Deploy
       h('div', { class: 'row' }, field('Example', exampleSelect)),
       h('div', { class: 'field' }, sourceLabel, editor.textarea, editor.position, sourceHint),
       h('div', { class: 'actions' }, compileButton, restoreButton, progress, compilerStatus),
+      keptBar,
       diagnostics,
     ),
     deploySection,
@@ -327,18 +372,18 @@ function diagnosticsView(result: CompileResult, reveal: (d: Diagnostic) => void)
   ]
 }
 
-function readDrafts(): Record<string, string> {
+function readDrafts(key = DRAFTS_KEY): Record<string, string> {
   try {
-    const parsed: unknown = JSON.parse(localStorage.getItem(DRAFTS_KEY) ?? '{}')
+    const parsed: unknown = JSON.parse(localStorage.getItem(key) ?? '{}')
     return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, string>) : {}
   } catch {
     return {}
   }
 }
 
-function writeDrafts(drafts: Record<string, string>): void {
+function writeDrafts(drafts: Record<string, string>, key = DRAFTS_KEY): void {
   try {
-    localStorage.setItem(DRAFTS_KEY, JSON.stringify(drafts))
+    localStorage.setItem(key, JSON.stringify(drafts))
   } catch {
     // storage full or disabled: the draft lives as long as the page
   }
