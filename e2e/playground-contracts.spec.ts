@@ -204,3 +204,33 @@ test('a contract sends an L2→L1 message through the L1Messenger', async ({ pag
   await expect(detail.getByTestId('message-text')).toContainText('hello L1')
   await expect(detail.getByTestId('verdict')).toHaveAttribute('data-verified', 'true')
 })
+
+test('a contract importing OpenZeppelin Contracts (shipped with the site) compiles and deploys; an unknown import is named', async ({ page }) => {
+  await openPlayground(page, 'contracts')
+  const panel = contractsPanel(page)
+  const source = panel.getByTestId('source')
+  await source.fill('// SPDX-License-Identifier: MIT\npragma solidity ^0.8.20;\nimport "./Missing.sol";\n')
+  await panel.getByTestId('compile').click()
+  await expect(panel.getByTestId('compile-error')).toContainText('imports Missing.sol: not a file the playground has. It ships @openzeppelin/contracts/…', { timeout: COMPILE_TIMEOUT })
+
+  await source.fill(
+    [
+      '// SPDX-License-Identifier: MIT',
+      'pragma solidity ^0.8.20;',
+      'import {ERC20} from "@openzeppelin/contracts/token/ERC20/ERC20.sol";',
+      'import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";',
+      'contract Coin is ERC20, Ownable {',
+      '    constructor() ERC20("Coin", "COIN") Ownable(msg.sender) { _mint(msg.sender, 1000); }',
+      '}',
+      '',
+    ].join('\n'),
+  )
+  await compile(panel)
+  await expect(panel.getByTestId('compile-summary')).toHaveText(/^Compiled in [\d.]+ s: Coin\.$/)
+  const coin = await deploy(panel, 'Coin')
+  const balanceOf = coin.getByTestId('fn-balanceOf')
+  await balanceOf.getByLabel('account').fill(DEV[0].address)
+  await balanceOf.getByRole('button', { name: 'Call' }).click()
+  await expect(balanceOf.getByTestId('value')).toHaveText('1000')
+  await expect(coin.getByTestId('fn-owner')).toBeVisible()
+})
