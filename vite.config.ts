@@ -3,6 +3,7 @@ import { defineConfig } from 'vite'
 import pagenode from './src/vite/plugin.ts'
 import { buildServiceWorkerScript } from './scripts/build/serviceWorkerScript.ts'
 import playgroundOffline from './demo/vite/offlinePlugin.ts'
+import playgroundLibraries from './demo/vite/librariesPlugin.ts'
 
 /** Absolute path of a file or folder given relative to the repo root. */
 const fromRoot = (path: string): string => fileURLToPath(new URL(path, import.meta.url))
@@ -36,7 +37,8 @@ export default defineConfig({
   publicDir: fromRoot('./public'),
   // Serves /pagenode-sw.js in dev and emits it into dist-site/ (which preview serves); the playground
   // registers /playground-sw.js, which imports it and adds the offline cache of the site.
-  plugins: [pagenode({ serviceWorkerScript: buildServiceWorkerScript }), playgroundOffline()],
+  // playgroundLibraries emits the Solidity libraries the playground's compiler imports (OpenZeppelin).
+  plugins: [pagenode({ serviceWorkerScript: buildServiceWorkerScript }), playgroundLibraries(), playgroundOffline()],
   build: {
     outDir: fromRoot('./dist-site'),
     // dist-site/ is outside root, so Vite would refuse to clean it without this.

@@ -24,11 +24,11 @@ test('a transfer sent from the Send form shows its outcome, moves the balances i
   const accounts = page.getByTestId('panel-accounts')
   await expect(accounts.getByTestId('welcome')).toContainText('running in this page')
   await expect(accounts.getByTestId('welcome-url')).toHaveText(/^http:\/\/127\.0\.0\.1:\d+\/rpc$/)
-  await expect(accountRow(page, DEV[1].address).getByTestId('balance')).toHaveText('10000 ETH')
+  await expect(accountRow(page, DEV[1].address).getByTestId('balance')).toHaveText('10,000 ETH')
 
   await page.getByRole('tab', { name: 'Send' }).click()
   const send = page.getByTestId('panel-send')
-  await expect(send.getByTestId('send-from-balance')).toHaveText('Balance: 10000 ETH')
+  await expect(send.getByTestId('send-from-balance')).toHaveText('Balance: 10,000 ETH')
   await sendTransfer(page, { to: DEV[1].address, amount: '2.5' })
   const outcome = send.getByTestId('tx-outcome')
   await expect(outcome).toHaveAttribute('data-status', 'success')
@@ -41,9 +41,9 @@ test('a transfer sent from the Send form shows its outcome, moves the balances i
   await expect(outcome.getByTestId('tx-trace')).toHaveAttribute('href', `#traces/${hash}`)
 
   await page.getByRole('tab', { name: 'Accounts' }).click()
-  await expect(accountRow(page, DEV[1].address).getByTestId('balance')).toHaveText('10002.5 ETH')
+  await expect(accountRow(page, DEV[1].address).getByTestId('balance')).toHaveText('10,002.5 ETH')
   await expect(accountRow(page, DEV[0].address).getByTestId('nonce')).toHaveText('1')
-  await expect(accountRow(page, DEV[0].address).getByTestId('balance')).toHaveText('9997.499999 ETH')
+  await expect(accountRow(page, DEV[0].address).getByTestId('balance')).toHaveText('9,997.499999… ETH')
 
   await page.getByRole('tab', { name: 'Send' }).click()
   await outcome.getByTestId('tx-hash').click()
@@ -96,7 +96,7 @@ test('an impersonated address, funded with anvil_setBalance, sends from the Send
 
   await page.getByRole('tab', { name: 'Accounts' }).click()
   await expect(accountRow(page, STRANGER).getByTestId('nonce')).toHaveText('1')
-  await expect(accountRow(page, STRANGER).getByTestId('balance')).toHaveText('3.999999 ETH')
+  await expect(accountRow(page, STRANGER).getByTestId('balance')).toHaveText('3.999999… ETH')
   await accounts.getByRole('button', { name: `Stop impersonating ${STRANGER}` }).click()
   await expect(accountRow(page, STRANGER)).toHaveCount(0)
   await expect(accounts.getByTestId('impersonated-accounts-empty')).toBeVisible()
@@ -146,7 +146,7 @@ test('Node: a snapshot taken before a transfer, reverted to, brings back the blo
   await expect(node.getByTestId('snapshots-empty')).toBeVisible()
   await expect(page.getByTestId('status')).toHaveText(/ · block 0 · /)
   await page.getByRole('tab', { name: 'Accounts' }).click()
-  await expect(accountRow(page, DEV[0].address).getByTestId('balance')).toHaveText('10000 ETH')
+  await expect(accountRow(page, DEV[0].address).getByTestId('balance')).toHaveText('10,000 ETH')
   await expect(accountRow(page, DEV[0].address).getByTestId('nonce')).toHaveText('0')
 })
 

@@ -64,12 +64,12 @@ test('compile, deploy and call the ERC-20: the deployer holds the supply, a tran
   const transfer = token.getByTestId('fn-transfer')
   await transfer.getByLabel('to (address)').fill('0x1234')
   await transfer.getByLabel('value (uint256)').fill('250')
-  await transfer.getByRole('button', { name: 'Send' }).click()
+  await transfer.getByRole('button', { name: 'Send', exact: true }).click()
   await expect(transfer.getByRole('alert')).toHaveText('expected an address: 0x and 40 hex digits')
   await expect(transfer.getByLabel('to (address)')).toBeFocused()
 
   await transfer.getByLabel('to (address)').fill(DEV[1].address)
-  await transfer.getByRole('button', { name: 'Send' }).click()
+  await transfer.getByRole('button', { name: 'Send', exact: true }).click()
   const outcome = transfer.getByTestId('result')
   await expect(outcome.getByTestId('tx-status')).toHaveText('success')
   await expect(transfer.getByRole('alert')).toHaveCount(0)
@@ -137,7 +137,7 @@ test('a revert shows its decoded reason and the JSON-RPC code', async ({ page })
 
   const set = counter.getByTestId('fn-set')
   await set.getByLabel('value (uint256)').fill('0')
-  await set.getByRole('button', { name: 'Send' }).click()
+  await set.getByRole('button', { name: 'Send', exact: true }).click()
   await expect(set.getByTestId('revert-reason')).toHaveText('Reverted: Counter: value must be positive')
   const error = set.getByRole('alert')
   await expect(error).toHaveAttribute('data-code', '3')
@@ -145,13 +145,28 @@ test('a revert shows its decoded reason and the JSON-RPC code', async ({ page })
 
   // A custom error, decoded from the ABI with its arguments.
   await set.getByLabel('value (uint256)').fill('2000000')
-  await set.getByRole('button', { name: 'Send' }).click()
+  await set.getByRole('button', { name: 'Send', exact: true }).click()
   await expect(set.getByTestId('revert-reason')).toHaveText('Reverted: TooLarge(value: 2000000, max: 1000000)')
   await expect(set.getByRole('alert')).toHaveAttribute('data-code', '3')
 
+  // Sent anyway, with a gas limit of its own: mined as a failed transaction, with its reason.
+  await set.getByTestId('send-anyway-gas').fill('200000')
+  await set.getByTestId('send-anyway').click()
+  const failed = set.getByTestId('result')
+  await expect(failed.getByTestId('tx-status')).toHaveText('reverted')
+  await expect(failed.getByTestId('revert-reason')).toHaveText('TooLarge(value: 2000000, max: 1000000)')
+  const failedHash = (await failed.getByTestId('trace-link').getAttribute('href'))!.split('/')[1]
+  const receipt = await rpc<{ status: string; gasUsed: string }>(page, 'eth_getTransactionReceipt', failedHash)
+  expect(receipt.status).toBe('0x0')
+  await failed.getByTestId('trace-link').click()
+  // The trace names the custom error with its arguments, from the ABI compiled in this page.
+  await expect(page.getByTestId('panel-traces').getByTestId('revert-reason').first()).toHaveText('custom error TooLarge(value: 2000000, max: 1000000)')
+  await expect(page.getByTestId('panel-traces').getByTestId('decoded-call').first()).toHaveText('set(value: 2000000)')
+  await page.goBack()
+
   // A value that is fine goes through; a view reads it back.
   await set.getByLabel('value (uint256)').fill('42')
-  await set.getByRole('button', { name: 'Send' }).click()
+  await set.getByRole('button', { name: 'Send', exact: true }).click()
   await expect(set.getByTestId('tx-status')).toHaveText('success')
   const count = counter.getByTestId('fn-count')
   await count.getByRole('button', { name: 'Call' }).click()
@@ -160,7 +175,7 @@ test('a revert shows its decoded reason and the JSON-RPC code', async ({ page })
   // A payable function takes ether.
   const tip = counter.getByTestId('fn-tip')
   await tip.getByLabel('Value (ETH)').fill('0.5')
-  await tip.getByRole('button', { name: 'Send' }).click()
+  await tip.getByRole('button', { name: 'Send', exact: true }).click()
   await expect(tip.getByTestId('events')).toContainText('Tipped(by: ')
   await expect(tip.getByTestId('events')).toContainText('amount: 500000000000000000)')
 })
@@ -173,7 +188,7 @@ test('a contract sends an L2→L1 message through the L1Messenger', async ({ pag
   const notifier = await deploy(panel, 'L1Notifier')
   const notify = notifier.getByTestId('fn-notify')
   await notify.getByLabel('text (string)').fill('hello L1')
-  await notify.getByRole('button', { name: 'Send' }).click()
+  await notify.getByRole('button', { name: 'Send', exact: true }).click()
   const outcome = notify.getByTestId('result')
   await expect(outcome.getByTestId('tx-status')).toHaveText('success')
   await expect(outcome.getByTestId('events')).toContainText('L1MessageSent(_sender: ')
@@ -188,4 +203,34 @@ test('a contract sends an L2→L1 message through the L1Messenger', async ({ pag
   const detail = page.getByTestId('panel-messages').getByTestId('message-detail')
   await expect(detail.getByTestId('message-text')).toContainText('hello L1')
   await expect(detail.getByTestId('verdict')).toHaveAttribute('data-verified', 'true')
+})
+
+test('a contract importing OpenZeppelin Contracts (shipped with the site) compiles and deploys; an unknown import is named', async ({ page }) => {
+  await openPlayground(page, 'contracts')
+  const panel = contractsPanel(page)
+  const source = panel.getByTestId('source')
+  await source.fill('// SPDX-License-Identifier: MIT\npragma solidity ^0.8.20;\nimport "./Missing.sol";\n')
+  await panel.getByTestId('compile').click()
+  await expect(panel.getByTestId('compile-error')).toContainText('imports Missing.sol: not a file the playground has. It ships @openzeppelin/contracts/…', { timeout: COMPILE_TIMEOUT })
+
+  await source.fill(
+    [
+      '// SPDX-License-Identifier: MIT',
+      'pragma solidity ^0.8.20;',
+      'import {ERC20} from "@openzeppelin/contracts/token/ERC20/ERC20.sol";',
+      'import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";',
+      'contract Coin is ERC20, Ownable {',
+      '    constructor() ERC20("Coin", "COIN") Ownable(msg.sender) { _mint(msg.sender, 1000); }',
+      '}',
+      '',
+    ].join('\n'),
+  )
+  await compile(panel)
+  await expect(panel.getByTestId('compile-summary')).toHaveText(/^Compiled in [\d.]+ s: Coin\.$/)
+  const coin = await deploy(panel, 'Coin')
+  const balanceOf = coin.getByTestId('fn-balanceOf')
+  await balanceOf.getByLabel('account').fill(DEV[0].address)
+  await balanceOf.getByRole('button', { name: 'Call' }).click()
+  await expect(balanceOf.getByTestId('value')).toHaveText('1000')
+  await expect(coin.getByTestId('fn-owner')).toBeVisible()
 })

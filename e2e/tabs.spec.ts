@@ -25,6 +25,8 @@ test('two tabs share one chain; closing the leader tab hands it to the other', a
 
   await first.close()
   await expect.poll(() => role(second), { timeout: 15_000 }).toBe('leader')
+  // Its header says so at once, before any new block.
+  await expect(second.getByTestId('status')).toHaveText('node ready · chain 260 · block 2 · leader')
   expect(await head(second)).toEqual(before)
   expect(await rpc(second, 'eth_getBalance', TO, 'latest')).toBe('0xf')
 

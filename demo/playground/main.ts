@@ -9,6 +9,7 @@ import { failureText } from './ui/errors.ts'
 import { PANELS } from './panels/index.ts'
 import type { Navigator, Panel } from './panel.ts'
 import { Session } from './session.ts'
+import { abiLibrary } from './decoding/abiLibrary.ts'
 
 declare global {
   interface Window {
@@ -113,13 +114,11 @@ function showEndpoint(started: Session): void {
   if (started.endpointProblem !== undefined) {
     endpointLine.dataset.state = 'failed'
     endpointLine.textContent = `HTTP endpoint unavailable: ${started.endpointProblem}`
-    endpointLine.hidden = false
     return
   }
   const urls = started.node.baseUrls
-  endpointUrls.replaceChildren(...urls.flatMap((url, i) => (i === 0 ? [h('code', {}, url)] : [' · ', h('code', {}, url)])))
+  endpointUrls.replaceChildren(...(urls.length === 0 ? ['none (provider only)'] : urls.flatMap((url, i) => (i === 0 ? [h('code', {}, url)] : [' · ', h('code', {}, url)]))))
   endpointLine.dataset.state = 'ready'
-  endpointLine.hidden = urls.length === 0
 }
 
 async function start(): Promise<void> {
@@ -129,13 +128,17 @@ async function start(): Promise<void> {
     session = await Session.start()
   } catch (error) {
     showStatus(`node failed to start: ${failureText(error)}`, 'failed')
+    endpointLine.hidden = true
     console.error(error)
     return
   }
   window.pagenode = session.node
   showEndpoint(session)
   session.onHead(() => void refreshStatus())
-  await refreshStatus()
+  // A follower that took over says so at once, not at the next block.
+  session.onRole(() => void refreshStatus())
+  // The ABIs kept from earlier visits, before any panel decodes with them.
+  await Promise.all([refreshStatus(), abiLibrary.load()])
   for (const m of mounted.values()) {
     m.section.replaceChildren()
     try {

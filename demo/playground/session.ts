@@ -30,9 +30,17 @@ export interface Head {
 }
 
 type HeadListener = (head: Head) => void
+type Role = PageNode['role']
+
+/** How often the tab's role is looked at: the page API has no event for a takeover. */
+const ROLE_POLL_MS = 500
 
 export class Session {
   private readonly headListeners = new Set<HeadListener>()
+  private readonly rewindListeners = new Set<HeadListener>()
+  private readonly roleListeners = new Set<(role: Role) => void>()
+  /** The last head heard, to tell a chain that went back (snapshot revert, reset) from one that grew. */
+  private lastHead: Head | undefined
 
   private constructor(
     readonly node: PageNode,
@@ -52,10 +60,15 @@ export class Session {
       const { data } = message as { data?: { result?: { number?: string; hash?: Hex; timestamp?: string } } }
       const result = data?.result
       if (result?.number === undefined || result.hash === undefined) return
-      const head = { number: BigInt(result.number), hash: result.hash, timestamp: BigInt(result.timestamp ?? 0) }
-      for (const listener of session.headListeners) listener(head)
+      session.hear({ number: BigInt(result.number), hash: result.hash, timestamp: BigInt(result.timestamp ?? 0) })
     })
     await session.request('eth_subscribe', ['newHeads'])
+    let role = node.role
+    setInterval(() => {
+      if (node.role === role) return
+      role = node.role
+      for (const listener of session.roleListeners) listener(role)
+    }, ROLE_POLL_MS)
     return session
   }
 
@@ -79,10 +92,34 @@ export class Session {
     return () => this.headListeners.delete(listener)
   }
 
+  /** Calls `listener` when this tab's role changes: a follower took over, or a leader stepped down. */
+  onRole(listener: (role: Role) => void): () => void {
+    this.roleListeners.add(listener)
+    return () => this.roleListeners.delete(listener)
+  }
+
+  /**
+   * Calls `listener` when the chain went back under the page: a head at or below the last one
+   * heard (a snapshot revert, a reset). What a panel showed about the chain it left (a
+   * transaction's outcome, a call's result) no longer holds, and goes.
+   */
+  onRewind(listener: HeadListener): () => void {
+    this.rewindListeners.add(listener)
+    return () => this.rewindListeners.delete(listener)
+  }
+
   /** Tells head listeners the chain moved without a new block (snapshot revert, reset). */
   async announceHead(): Promise<void> {
     const block = await this.request<{ number: string; hash: Hex; timestamp: string }>('eth_getBlockByNumber', ['latest', false])
-    const head = { number: BigInt(block.number), hash: block.hash, timestamp: BigInt(block.timestamp) }
+    this.hear({ number: BigInt(block.number), hash: block.hash, timestamp: BigInt(block.timestamp) })
+  }
+
+  private hear(head: Head): void {
+    const previous = this.lastHead
+    this.lastHead = head
+    if (previous !== undefined && head.number <= previous.number && head.hash !== previous.hash) {
+      for (const listener of this.rewindListeners) listener(head)
+    }
     for (const listener of this.headListeners) listener(head)
   }
 }

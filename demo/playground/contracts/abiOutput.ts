@@ -96,7 +96,7 @@ export function revertReason(abi: Abi, data: unknown): string | undefined {
 }
 
 /** `Name(a: 1, b: 0x…)`, from named or positional arguments. */
-function call(name: string, inputs: readonly AbiParameter[], args: unknown): string {
+export function call(name: string, inputs: readonly AbiParameter[], args: unknown): string {
   const list = Array.isArray(args) ? args : inputs.map((input) => (args as Record<string, unknown> | undefined)?.[input.name ?? ''])
   const parts = inputs.map((input, index) => `${input.name ? `${input.name}: ` : ''}${formatValue(list[index])}`)
   return `${name}(${parts.join(', ')})`

@@ -5,6 +5,7 @@
  */
 import type { Abi } from 'viem'
 import type { WorkerReply, WorkerRequest } from './compilerProtocol.ts'
+import { gatherSources } from './imports.ts'
 
 /**
  * The node runs the Prague hardfork; solc 0.8.28 knows 'prague' (its default is 'cancun'), and
@@ -75,11 +76,12 @@ export class SolidityCompiler {
     if (this.current.state === 'idle' || this.current.state === 'failed') this.post({ type: 'load' })
   }
 
-  /** Compiles one source file; resolves with solc's contracts and diagnostics. */
+  /** Compiles one source file with what it imports; resolves with solc's contracts and diagnostics. */
   async compile(fileName: string, source: string): Promise<CompileResult> {
+    const sources = await gatherSources(fileName, source, readLibrary)
     const id = ++this.nextId
     const reply = new Promise<{ output: string; ms: number }>((resolve, reject) => this.pending.set(id, { resolve, reject }))
-    this.post({ type: 'compile', id, input: JSON.stringify(standardInput(fileName, source)) })
+    this.post({ type: 'compile', id, input: JSON.stringify(standardInput(sources)) })
     const { output, ms } = await reply
     return { ...readSolcOutput(JSON.parse(output) as SolcOutput, fileName, source), ms }
   }
@@ -124,11 +126,18 @@ export class SolidityCompiler {
   }
 }
 
-/** solc's standard JSON input for one file: ABI and creation bytecode, optimised, for Prague. */
-export function standardInput(fileName: string, source: string) {
+/** A library file the site ships (demo/vite/librariesPlugin.ts), from the network or the offline cache. */
+async function readLibrary(path: string): Promise<string> {
+  const response = await fetch(`/libraries/${path}`)
+  if (!response.ok) throw new Error(`HTTP ${response.status}`)
+  return response.text()
+}
+
+/** solc's standard JSON input: ABI and creation bytecode, optimised, for Prague. */
+export function standardInput(sources: Record<string, { content: string }>) {
   return {
     language: 'Solidity',
-    sources: { [fileName]: { content: source } },
+    sources,
     settings: {
       evmVersion: EVM_VERSION,
       optimizer: { enabled: true, runs: 200 },

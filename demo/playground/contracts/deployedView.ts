@@ -5,6 +5,7 @@
  */
 import { encodeFunctionData, decodeFunctionResult, toFunctionSignature, type AbiFunction } from 'viem'
 import type { Hex, Session } from '../session.ts'
+import { isBusy, setBusy } from '../ui/busy.ts'
 import { h, uniqueId } from '../ui/dom.ts'
 import { failureView } from '../ui/errors.ts'
 import { explorerLink } from '../ui/links.ts'
@@ -61,8 +62,12 @@ function functionForm(session: Session, deployment: Deployment, fn: AbiFunction,
   )
   form.addEventListener('submit', (event) => {
     event.preventDefault()
+    if (isBusy(button)) return
     const values = fields.read()
-    if (!values) return
+    if (!values) {
+      result.replaceChildren()
+      return
+    }
     let data: Hex
     try {
       data = encodeFunctionData({ abi: [fn], functionName: fn.name, args: values.args })
@@ -70,9 +75,9 @@ function functionForm(session: Session, deployment: Deployment, fn: AbiFunction,
       result.replaceChildren(failureView(error))
       return
     }
-    button.disabled = true
+    setBusy(button, true)
     result.replaceChildren(h('p', { class: 'hint' }, read ? 'Calling…' : 'Sending…'))
-    const done = () => (button.disabled = false)
+    const done = () => setBusy(button, false)
     const sender = from.value as Hex
     if (read) {
       session
@@ -81,10 +86,11 @@ function functionForm(session: Session, deployment: Deployment, fn: AbiFunction,
         .catch((error: unknown) => result.replaceChildren(failureWithReason(deployment.abi, error)))
         .finally(done)
     } else {
-      send(session, { from: sender, to: deployment.address, data, value: values.value })
-        .then((hash) => followTransaction(result, session, deployment.abi, hash, fn))
-        .catch((error: unknown) => result.replaceChildren(failureWithReason(deployment.abi, error)))
-        .finally(done)
+      const transact = (gas?: bigint): Promise<unknown> =>
+        send(session, { from: sender, to: deployment.address, data, value: values.value, gas })
+          .then((hash) => followTransaction(result, session, deployment.abi, hash, fn))
+          .catch((error: unknown) => result.replaceChildren(failureWithReason(deployment.abi, error, gas === undefined ? transact : undefined)))
+      void transact().finally(done)
     }
   })
   return form

@@ -9,6 +9,7 @@ import { h } from '../ui/dom.ts'
 import { failureView } from '../ui/errors.ts'
 import { explorerHref, explorerLink, messagesHref, traceHref } from '../ui/links.ts'
 import { decodeLog, namedOutputs, revertReason, type NamedValue } from './abiOutput.ts'
+import { revertedEstimate, sendAnywayOffer } from '../send/sendAnyway.ts'
 import { waitForReceipt, type Receipt } from './transactions.ts'
 
 /** The values a call returned, one line each: `balance (uint256) 1000`. */
@@ -21,11 +22,21 @@ export function valuesView(values: NamedValue[], testid = 'returned'): HTMLEleme
   )
 }
 
-/** A failed request: the decoded revert reason (when there is revert data) above the RPC error. */
-export function failureWithReason(abi: Abi, error: unknown): HTMLElement {
+/**
+ * A failed request: the decoded revert reason (when there is revert data) above the RPC error.
+ * `anyway`, for a send whose gas estimate reverted: the offer to send it with a gas limit of its
+ * own, so that it is mined as a failed transaction.
+ */
+export function failureWithReason(abi: Abi, error: unknown, anyway?: (gas: bigint) => Promise<unknown>): HTMLElement {
   const data = typeof error === 'object' && error !== null ? (error as { data?: unknown }).data : undefined
   const reason = revertReason(abi, data)
-  return h('div', { class: 'outcome failed' }, reason === undefined ? undefined : h('p', { class: 'revert', testid: 'revert-reason' }, h('strong', {}, 'Reverted: '), reason), failureView(error))
+  return h(
+    'div',
+    { class: 'outcome failed' },
+    reason === undefined ? undefined : h('p', { class: 'revert', testid: 'revert-reason' }, h('strong', {}, 'Reverted: '), reason),
+    failureView(error),
+    anyway && revertedEstimate(error) ? sendAnywayOffer(anyway) : undefined,
+  )
 }
 
 /**

@@ -21,12 +21,14 @@ export interface TransactionRequest {
   to?: Hex
   data: Hex
   value?: bigint
+  /** A gas limit of our own: the node then sends without estimating (a transaction meant to fail). */
+  gas?: bigint
 }
 
 /** Sends; resolves with the hash as soon as the node accepted it (rejects with its error). */
 export function send(session: Session, request: TransactionRequest): Promise<Hex> {
-  const { value, ...rest } = request
-  return session.request<Hex>('eth_sendTransaction', [{ ...rest, ...(value ? { value: `0x${value.toString(16)}` } : {}) }])
+  const { value, gas, ...rest } = request
+  return session.request<Hex>('eth_sendTransaction', [{ ...rest, ...(value ? { value: `0x${value.toString(16)}` } : {}), ...(gas === undefined ? {} : { gas: `0x${gas.toString(16)}` }) }])
 }
 
 /** Resolves with the receipt once the transaction is mined, checking on every new head. */

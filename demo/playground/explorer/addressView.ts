@@ -4,9 +4,11 @@
  * the view says which blocks were scanned.
  */
 import type { Hex, Session } from '../session.ts'
+import { abiForm } from '../decoding/abiForm.ts'
 import { h } from '../ui/dom.ts'
 import { failureView } from '../ui/errors.ts'
-import { ether } from '../ui/format.ts'
+import { etherAmount } from '../ui/amount.ts'
+import { exactEther } from '../ui/format.ts'
 import { explorerHref, explorerLink } from '../ui/links.ts'
 import { blocksDescending, headNumber, receipt } from './chain.ts'
 import { count, facts } from './present.ts'
@@ -73,7 +75,7 @@ export async function addressView(session: Session, address: Hex): Promise<HTMLE
       { class: 'card' },
       facts(
         [
-          ['balance', `${ether(balance)} (${count(balance)} wei)`],
+          ['balance', `${exactEther(balance)} (${count(balance)} wei)`],
           ['nonce', `${BigInt(nonce)} (transactions sent${codeSize > 0 ? ', or contracts created' : ''})`],
           ['kind', codeSize > 0 ? 'contract (has code)' : 'externally owned account, or no code yet'],
           ['code size', `${count(codeSize)} bytes`],
@@ -81,6 +83,7 @@ export async function addressView(session: Session, address: Hex): Promise<HTMLE
         'address-facts',
       ),
     ),
+    abiForm(address),
     h('h4', {}, 'Recent transactions'),
     scanned,
     table,
@@ -114,6 +117,6 @@ function row({ tx, role }: Touch): HTMLTableRowElement {
     h('td', {}, block === undefined ? 'pending' : h('a', { href: explorerHref(block) }, String(block))),
     h('td', {}, role === 'from' ? 'sent' : role === 'to' ? 'received' : 'created by'),
     h('td', {}, counterparty ? explorerLink(counterparty) : h('em', {}, 'contract creation')),
-    h('td', { class: 'num' }, ether(tx.value)),
+    h('td', { class: 'num' }, etherAmount(tx.value)),
   )
 }

@@ -1,7 +1,8 @@
 /** One block: its header facts, neighbours, and its transactions. */
 import type { Session } from '../session.ts'
 import { h } from '../ui/dom.ts'
-import { dateTime, ether } from '../ui/format.ts'
+import { etherAmount } from '../ui/amount.ts'
+import { dateTime } from '../ui/format.ts'
 import { explorerHref, explorerLink } from '../ui/links.ts'
 import { headNumber } from './chain.ts'
 import { count, facts, gasPrice, plural } from './present.ts'
@@ -61,7 +62,7 @@ export async function blockView(session: Session, block: FullBlock): Promise<HTM
                 h('td', {}, explorerLink(tx.hash)),
                 h('td', {}, explorerLink(tx.from)),
                 h('td', {}, tx.to ? explorerLink(tx.to) : h('em', {}, 'contract creation')),
-                h('td', { class: 'num' }, ether(tx.value)),
+                h('td', { class: 'num' }, etherAmount(tx.value)),
               ),
             ),
           ),

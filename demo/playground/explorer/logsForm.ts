@@ -10,7 +10,7 @@ import type { RpcLog } from './types.ts'
 export function logsForm(session: Session): HTMLElement {
   const input = (name: string, placeholder: string) => h('input', { name, placeholder, autocomplete: 'off', spellcheck: 'false', testid: `logs-${name}` })
   const address = input('address', '0x… (any)')
-  const topics = [0, 1, 2, 3].map((i) => input(`topic${i}`, i === 0 ? 'event signature hash (any)' : '(any)'))
+  const topics = [0, 1, 2, 3].map((i) => input(`topic${i}`, i === 0 ? 'Transfer(address,address,uint256) or its hash (any)' : '(any)'))
   const fromBlock = input('fromBlock', '0')
   const toBlock = input('toBlock', 'latest')
   const filterText = h('p', { class: 'hint mono', testid: 'logs-filter' })
@@ -24,7 +24,14 @@ export function logsForm(session: Session): HTMLElement {
       'aria-label': 'eth_getLogs',
       async onsubmit(event: Event) {
         event.preventDefault()
-        const filter = logFilter({ address: address.value, topics: topics.map((topic) => topic.value), fromBlock: fromBlock.value, toBlock: toBlock.value })
+        let filter
+        try {
+          filter = logFilter({ address: address.value, topics: topics.map((topic) => topic.value), fromBlock: fromBlock.value, toBlock: toBlock.value })
+        } catch (error) {
+          filterText.textContent = ''
+          results.replaceChildren(failureView(error, 'logs-error'))
+          return
+        }
         filterText.textContent = `eth_getLogs ${JSON.stringify([filter])}`
         submit.disabled = true
         results.replaceChildren(h('p', { class: 'hint' }, 'Querying…'))
@@ -40,7 +47,7 @@ export function logsForm(session: Session): HTMLElement {
     },
     h('div', { class: 'row' }, field('Address', address, 'One address, or several separated by commas.'), field('From block', fromBlock, 'Number, hex or tag; empty: 0.'), field('To block', toBlock, 'Empty: latest.')),
     h('div', { class: 'row' }, ...topics.map((topic, i) => field(`Topic ${i}`, topic))),
-    h('p', { class: 'hint' }, 'Each topic: empty matches anything; several values separated by commas match any of them.'),
+    h('p', { class: 'hint' }, 'Each topic: empty matches anything; several values separated by commas match any of them; an event signature stands for its keccak-256 hash.'),
     h('p', {}, submit),
   )
   return h('section', { class: 'card', 'aria-labelledby': 'explorer-logs-heading' }, h('h3', { id: 'explorer-logs-heading' }, 'Logs (eth_getLogs)'), form, filterText, results)

@@ -4,7 +4,8 @@
  */
 import type { Session } from '../session.ts'
 import { h } from '../ui/dom.ts'
-import { dateTime, ether, shortHash } from '../ui/format.ts'
+import { etherAmount } from '../ui/amount.ts'
+import { dateTime, shortHash } from '../ui/format.ts'
 import { explorerHref, explorerLink } from '../ui/links.ts'
 import { batchBlockRange, batchDetails, blocksDescending, headNumber, latestBatchNumber } from './chain.ts'
 import { age, count } from './present.ts'
@@ -35,7 +36,7 @@ function blockTable(blocks: FullBlock[]): HTMLElement {
   return h(
     'table',
     { testid: 'latest-blocks' },
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Block'), h('th', { scope: 'col' }, 'Hash'), h('th', { scope: 'col' }, 'Time'), h('th', { scope: 'col', class: 'num' }, 'Txs'), h('th', { scope: 'col', class: 'num' }, 'Gas used'), h('th', { scope: 'col' }, 'L1 batch'))),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Block'), h('th', { scope: 'col' }, 'Hash'), h('th', { scope: 'col' }, 'Time'), h('th', { scope: 'col', class: 'num' }, 'Txs'), h('th', { scope: 'col', class: 'num wide-only' }, 'Gas used'), h('th', { scope: 'col' }, 'L1 batch'))),
     h(
       'tbody',
       {},
@@ -49,7 +50,7 @@ function blockTable(blocks: FullBlock[]): HTMLElement {
           h('td', {}, explorerLink(block.hash)),
           h('td', { title: dateTime(block.timestamp) }, age(BigInt(block.timestamp))),
           h('td', { class: 'num' }, block.transactions.length),
-          h('td', { class: 'num' }, count(block.gasUsed)),
+          h('td', { class: 'num wide-only' }, count(block.gasUsed)),
           h('td', {}, batch === undefined ? '—' : h('a', { href: explorerHref(`batch:${batch}`) }, String(batch))),
         )
       }),
@@ -73,7 +74,7 @@ function transactionTable(transactions: RpcTransaction[], blocksScanned: number)
           h('td', {}, explorerLink(tx.hash)),
           h('td', {}, tx.blockNumber ? h('a', { href: explorerHref(BigInt(tx.blockNumber)) }, String(BigInt(tx.blockNumber))) : 'pending'),
           h('td', {}, explorerLink(tx.from, shortHash(tx.from, 4)), ' → ', tx.to ? explorerLink(tx.to, shortHash(tx.to, 4)) : h('em', {}, 'contract creation')),
-          h('td', { class: 'num' }, ether(tx.value)),
+          h('td', { class: 'num' }, etherAmount(tx.value)),
         ),
       ),
     ),

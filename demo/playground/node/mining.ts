@@ -6,13 +6,17 @@
 import type { Session } from '../session.ts'
 import { field, h, uniqueId } from '../ui/dom.ts'
 import { runAction } from './action.ts'
-
-type Mode = 'auto' | 'interval' | 'manual'
+import { readMiningPreference, saveMiningPreference, type MiningMode as Mode } from './miningPreference.ts'
 
 export interface MiningSection {
   element: HTMLElement
   /** Re-reads the mode and the pool (after a new head, on the panel's timer). */
   refresh(): Promise<void>
+  /**
+   * Gives the node the mode chosen here before (a reload, a takeover), if it runs another one.
+   * Only a leader's node was just loaded; a follower's chain runs in another tab, as chosen there.
+   */
+  restore(): Promise<void>
 }
 
 export function miningSection(session: Session): MiningSection {
@@ -24,7 +28,8 @@ export function miningSection(session: Session): MiningSection {
   const auto = radio('auto', 'Automine', 'a block for each transaction, at once')
   const interval = radio('interval', 'Interval', 'a block (possibly empty) every few seconds')
   const manual = radio('manual', 'Manual', 'transactions wait in the pool until you mine a block')
-  const seconds = h('input', { type: 'number', min: '1', step: '1', value: '5', name: 'interval-seconds', testid: 'interval-seconds', inputmode: 'numeric' })
+  const saved = readMiningPreference()
+  const seconds = h('input', { type: 'number', min: '1', step: '1', value: String(saved?.seconds ?? 5), name: 'interval-seconds', testid: 'interval-seconds', inputmode: 'numeric' })
   const pool = h('p', { testid: 'pool-status', 'aria-live': 'polite' }, 'Pool: …')
   const mineButton = h('button', { type: 'button', testid: 'mine' }, 'Mine a block now')
   const problem = h('div', {})
@@ -36,7 +41,7 @@ export function miningSection(session: Session): MiningSection {
     radios[mode].input.checked = true
   }
 
-  const apply = async (mode: Mode) => {
+  const apply = async (mode: Mode, remember = true) => {
     const previous = shown
     // The mine button is disabled meanwhile, so a mine does not race the switch.
     await runAction(mineButton, problem, 'mining-error', async () => {
@@ -51,6 +56,7 @@ export function miningSection(session: Session): MiningSection {
         await session.request('evm_setIntervalMining', [value])
       }
       check(mode)
+      if (remember) saveMiningPreference({ mode, seconds: Number(seconds.value) })
     })
     if (shown !== mode && previous !== undefined) check(previous)
     await refresh()
@@ -95,5 +101,19 @@ export function miningSection(session: Session): MiningSection {
     h('div', { class: 'row pool-row' }, pool, mineButton),
     problem,
   )
-  return { element, refresh }
+  async function restore(): Promise<void> {
+    const preference = readMiningPreference()
+    if (!preference || session.node.role !== 'leader') return
+    try {
+      const [automine, mining] = await Promise.all([session.request<boolean>('anvil_getAutomine'), session.request<boolean>('eth_mining')])
+      const running: Mode = automine ? 'auto' : mining ? 'interval' : 'manual'
+      if (running === preference.mode) return
+    } catch {
+      return
+    }
+    seconds.value = String(preference.seconds)
+    await apply(preference.mode, false)
+  }
+
+  return { element, refresh, restore }
 }

@@ -10,7 +10,8 @@ import { readEther } from '../send/amount.ts'
 import { copyButton } from '../ui/copyButton.ts'
 import { field, h } from '../ui/dom.ts'
 import { failureView } from '../ui/errors.ts'
-import { ether } from '../ui/format.ts'
+import { etherAmount } from '../ui/amount.ts'
+import { exactEther } from '../ui/format.ts'
 import { explorerLink } from '../ui/links.ts'
 import './accounts.css'
 
@@ -42,6 +43,8 @@ export const accountsPanel: Panel = {
         if (mine === generation) refreshError.replaceChildren(failureView(error, 'accounts-error'))
       }
     }
+    devTable.show(session.accounts.map((address) => ({ address })))
+    impersonatedTable.show(impersonated.list.map((address) => ({ address })))
     refreshAccounts = () => void refresh()
     session.onHead(() => void refresh())
     impersonated.onChange(() => void refresh())
@@ -102,8 +105,9 @@ function welcome(session: Session): HTMLElement {
 
 interface AccountState {
   address: Hex
-  balance: bigint
-  nonce: bigint
+  /** Undefined until first read: the row is there from the start, so the page does not move when the values come. */
+  balance?: bigint
+  nonce?: bigint
 }
 
 function readAccounts(session: Session, addresses: readonly Hex[]): Promise<AccountState[]> {
@@ -143,7 +147,7 @@ class AccountTable {
         h(
           'thead',
           {},
-          h('tr', {}, isDev ? h('th', { class: 'num', scope: 'col' }, '#') : undefined, h('th', { scope: 'col' }, 'Address'), h('th', { class: 'num', scope: 'col' }, 'Balance'), h('th', { class: 'num', scope: 'col' }, 'Nonce'), h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions'))),
+          h('tr', {}, isDev ? h('th', { class: 'num index', scope: 'col' }, '#') : undefined, h('th', { scope: 'col' }, 'Address'), h('th', { class: 'num', scope: 'col' }, 'Balance'), h('th', { class: 'num', scope: 'col' }, 'Nonce'), h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions'))),
         ),
         this.body,
       ),
@@ -158,10 +162,10 @@ class AccountTable {
         h(
           'tr',
           { testid: `account-${account.address}`, dataset: { address: account.address } },
-          isDev ? h('td', { class: 'num' }, index) : undefined,
+          isDev ? h('td', { class: 'num index' }, index) : undefined,
           h('td', {}, explorerLink(account.address, account.address), ' ', copyButton(account.address, `address ${account.address}`)),
-          h('td', { class: 'num', testid: 'balance', title: `${account.balance} wei` }, ether(account.balance)),
-          h('td', { class: 'num', testid: 'nonce' }, account.nonce.toString()),
+          h('td', { class: 'num', testid: 'balance' }, account.balance === undefined ? '…' : etherAmount(account.balance)),
+          h('td', { class: 'num', testid: 'nonce' }, account.nonce === undefined ? '…' : account.nonce.toString()),
           h(
             'td',
             { class: 'actions' },
@@ -252,7 +256,7 @@ function setBalanceForm(session: Session, refresh: () => void): HTMLElement {
       .request('anvil_setBalance', [who.address, `0x${value.wei.toString(16)}`])
       .then(
         () => {
-          outcome.replaceChildren(h('p', { class: 'ok-text', testid: 'set-balance-ok' }, `${who.address} now holds ${ether(value.wei)} (anvil_setBalance; no block is mined).`))
+          outcome.replaceChildren(h('p', { class: 'ok-text', testid: 'set-balance-ok' }, `${who.address} now holds ${exactEther(value.wei)} (anvil_setBalance; no block is mined).`))
           refresh()
         },
         (error: unknown) => outcome.replaceChildren(failureView(error, 'set-balance-error')),

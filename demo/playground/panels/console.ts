@@ -5,6 +5,7 @@
  */
 import type { Panel } from '../panel.ts'
 import type { Session } from '../session.ts'
+import { isBusy, setBusy } from '../ui/busy.ts'
 import { h } from '../ui/dom.ts'
 import { toFailure, type RpcFailure } from '../ui/errors.ts'
 import { parseParams } from './consoleParams.ts'
@@ -62,37 +63,40 @@ export const consolePanel: Panel = {
   title: 'RPC console',
   mount(root, session) {
     const accounts = session.accounts
-    const methodInput = h('input', { id: 'method', testid: 'method', name: 'method', list: 'methods', autocomplete: 'off', spellcheck: 'false', required: true, value: 'eth_blockNumber', 'aria-describedby': 'method-hint' })
-    const methodList = h('datalist', { id: 'methods' }, ...Object.keys(EXAMPLES).map((method) => h('option', { value: method })))
-    const paramsInput = h('textarea', { id: 'params', testid: 'params', name: 'params', rows: '5', spellcheck: 'false', 'aria-describedby': 'params-hint params-error' }, '[]')
-    const paramsError = h('p', { id: 'params-error', testid: 'params-error', class: 'error', role: 'alert', hidden: true })
+    // Ids start with console-: the URL hash names panels (#send, #console), and an element whose
+    // id is the hash becomes the page's focus starting point, so a bare id="send" here stole the
+    // keyboard from the Send tab.
+    const methodInput = h('input', { id: 'console-method', testid: 'method', name: 'method', list: 'console-methods', autocomplete: 'off', spellcheck: 'false', required: true, value: 'eth_blockNumber', 'aria-describedby': 'console-method-hint' })
+    const methodList = h('datalist', { id: 'console-methods' }, ...Object.keys(EXAMPLES).map((method) => h('option', { value: method })))
+    const paramsInput = h('textarea', { id: 'console-params', testid: 'params', name: 'params', rows: '5', spellcheck: 'false', 'aria-describedby': 'console-params-hint console-params-error' }, '[]')
+    const paramsError = h('p', { id: 'console-params-error', testid: 'params-error', class: 'error', role: 'alert', hidden: true })
     const transportSelect = h(
       'select',
-      { id: 'transport', testid: 'transport', name: 'transport' },
+      { id: 'console-transport', testid: 'transport', name: 'transport' },
       h('option', { value: 'provider' }, 'EIP-1193 provider (this page)'),
       h('option', { value: 'http', disabled: session.endpoint === undefined }, `HTTP POST ${session.endpoint ?? '(no endpoint)'}`),
     )
-    const sendButton = h('button', { id: 'send', testid: 'send', type: 'submit' }, 'Send')
-    const responseBox = h('div', { id: 'response', testid: 'response', dataset: { state: 'idle' }, 'aria-live': 'polite' }, h('p', { class: 'meta' }, 'No request sent yet.'))
+    const sendButton = h('button', { id: 'console-send', testid: 'send', type: 'submit' }, 'Send')
+    const responseBox = h('div', { id: 'console-response', testid: 'response', dataset: { state: 'idle' }, 'aria-live': 'polite' }, h('p', { class: 'meta' }, 'No request sent yet.'))
     const snippets = h('div', { testid: 'snippets', class: 'snippets' })
-    const historyList = h('ol', { id: 'history', testid: 'history' })
+    const historyList = h('ol', { id: 'console-history', testid: 'history' })
     /** The params text we last filled in from EXAMPLES; user edits are never overwritten. */
     let exampleText = paramsInput.value
 
     const form = h(
       'form',
-      { id: 'console', testid: 'console', 'aria-labelledby': 'console-title', novalidate: true },
+      { id: 'console-form', testid: 'console', 'aria-labelledby': 'console-title', novalidate: true },
       h('h2', { id: 'console-title' }, 'RPC console'),
-      h('div', { class: 'field' }, h('label', { for: 'method' }, 'Method'), methodInput, methodList, h('p', { id: 'method-hint', class: 'hint' }, 'Enter sends. Known methods fill in example params.')),
+      h('div', { class: 'field' }, h('label', { for: 'console-method' }, 'Method'), methodInput, methodList, h('p', { id: 'console-method-hint', class: 'hint' }, 'Enter sends. Known methods fill in example params.')),
       h(
         'div',
         { class: 'field' },
-        h('label', { for: 'params' }, 'Params ', h('span', { class: 'hint' }, '(JSON array)')),
+        h('label', { for: 'console-params' }, 'Params ', h('span', { class: 'hint' }, '(JSON array)')),
         paramsInput,
-        h('p', { id: 'params-hint', class: 'hint' }, 'Ctrl+Enter sends. Empty means ', h('code', {}, '[]'), '.'),
+        h('p', { id: 'console-params-hint', class: 'hint' }, 'Ctrl+Enter sends. Empty means ', h('code', {}, '[]'), '.'),
         paramsError,
       ),
-      h('div', { class: 'field' }, h('label', { for: 'transport' }, 'Send through'), transportSelect),
+      h('div', { class: 'field' }, h('label', { for: 'console-transport' }, 'Send through'), transportSelect),
       h('div', { class: 'actions' }, sendButton),
     )
 
@@ -196,7 +200,7 @@ export const consolePanel: Panel = {
       showParamsError(undefined)
       const call = { method, params: parsed.params }
       const transport = transportSelect.value as Transport
-      sendButton.disabled = true
+      setBusy(sendButton, true)
       responseBox.setAttribute('aria-busy', 'true')
       try {
         const outcome = await run(call, transport)
@@ -205,13 +209,13 @@ export const consolePanel: Panel = {
         addToHistory(call, outcome)
       } finally {
         responseBox.removeAttribute('aria-busy')
-        sendButton.disabled = false
+        setBusy(sendButton, false)
       }
     }
 
     form.addEventListener('submit', (event) => {
       event.preventDefault()
-      if (!sendButton.disabled) void send()
+      if (!isBusy(sendButton)) void send()
     })
     paramsInput.addEventListener('keydown', (event) => {
       if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {

@@ -7,6 +7,7 @@
 import { encodeDeployData, type Abi } from 'viem'
 import type { Panel } from '../panel.ts'
 import type { Hex, Session } from '../session.ts'
+import { isBusy, setBusy } from '../ui/busy.ts'
 import { h, uniqueId } from '../ui/dom.ts'
 import { failureView } from '../ui/errors.ts'
 import { accountSelect } from '../contracts/accountSelect.ts'
@@ -18,11 +19,14 @@ import { sourceEditor } from '../contracts/editor.ts'
 import { EXAMPLES, type Example } from '../contracts/examples.ts'
 import { failureWithReason, followTransaction } from '../contracts/outcome.ts'
 import { send } from '../contracts/transactions.ts'
+import { abiLibrary } from '../decoding/abiLibrary.ts'
 import './contracts.css'
 
 type AbiConstructor = Extract<Abi[number], { type: 'constructor' }>
 
 const DRAFTS_KEY = 'pagenode.playground.contracts.drafts'
+/** The user's version an example replaced ("Restore the example"), per example, until brought back or discarded. */
+const KEPT_KEY = 'pagenode.playground.contracts.kept'
 
 /** Set once mounted: `show` needs them. */
 let mounted: { session: Session; compiler: SolidityCompiler; deployments: Deployments; reveal: (address: string) => void } | undefined
@@ -49,6 +53,7 @@ export const contractsPanel: Panel = {
 
 function build(session: Session, compiler: SolidityCompiler, deployments: Deployments): { elements: HTMLElement[]; reveal: (address: string) => void } {
   const drafts = readDrafts()
+  const kept = readDrafts(KEPT_KEY)
   let example: Example = EXAMPLES[0]
   let compiled: { result: CompileResult; example: Example } | undefined
 
@@ -57,6 +62,11 @@ function build(session: Session, compiler: SolidityCompiler, deployments: Deploy
   const editor = sourceEditor(() => void compile())
   const compileButton = h('button', { type: 'button', testid: 'compile', onclick: () => void compile() }, 'Compile')
   const restoreButton = h('button', { type: 'button', class: 'secondary', testid: 'restore', onclick: () => restore() }, 'Restore the example')
+  // Restoring the example never loses the user's version: it is kept, and can be brought back.
+  const keptText = h('span', {})
+  const bringBack = h('button', { type: 'button', class: 'secondary', testid: 'bring-back', onclick: () => swapKept() }, 'Undo: bring my version back')
+  const discard = h('button', { type: 'button', class: 'secondary', testid: 'discard-kept', onclick: () => discardKept() }, 'Discard my version')
+  const keptBar = h('div', { class: 'kept row', role: 'status', testid: 'kept', hidden: true }, keptText, bringBack, discard)
   const progress = h('progress', { class: 'compiler-progress', 'aria-label': 'Loading the compiler', hidden: true })
   const compilerStatus = h('p', { class: 'hint compiler-status', testid: 'compiler-status', role: 'status' })
   const diagnostics = h('div', { class: 'diagnostics', testid: 'diagnostics', 'aria-live': 'polite' })
@@ -75,12 +85,48 @@ function build(session: Session, compiler: SolidityCompiler, deployments: Deploy
     example = next
     exampleSelect.value = next.id
     editor.setText(drafts[next.id] ?? next.source)
+    showKept()
   }
 
+  function showKept(): void {
+    const version = kept[example.id]
+    keptBar.hidden = version === undefined
+    if (version !== undefined) keptText.textContent = `${example.file} is the example again; your version (${version.split('\n').length} lines) is kept in this browser.`
+  }
+
+  /** The example back in the editor; the user's version kept beside it, never deleted here. */
   function restore(): void {
+    const mine = editor.textarea.value
+    if (mine !== example.source) {
+      kept[example.id] = mine
+      writeDrafts(kept, KEPT_KEY)
+    }
     delete drafts[example.id]
     writeDrafts(drafts)
     editor.setText(example.source)
+    showKept()
+    editor.textarea.focus()
+  }
+
+  /** The kept version back in the editor; what was there is kept in its place unless it is the example. */
+  function swapKept(): void {
+    const version = kept[example.id]
+    if (version === undefined) return
+    const now = editor.textarea.value
+    if (now === example.source) delete kept[example.id]
+    else kept[example.id] = now
+    drafts[example.id] = version
+    writeDrafts(drafts)
+    writeDrafts(kept, KEPT_KEY)
+    editor.setText(version)
+    showKept()
+    editor.textarea.focus()
+  }
+
+  function discardKept(): void {
+    delete kept[example.id]
+    writeDrafts(kept, KEPT_KEY)
+    showKept()
     editor.textarea.focus()
   }
 
@@ -94,18 +140,21 @@ function build(session: Session, compiler: SolidityCompiler, deployments: Deploy
   compiler.onState((state) => showCompilerState(state, compilerStatus, progress))
 
   async function compile(): Promise<void> {
+    if (isBusy(compileButton)) return
     const source = editor.textarea.value
-    compileButton.disabled = true
+    setBusy(compileButton, true)
     diagnostics.replaceChildren(h('p', { class: 'hint' }, compiler.state.state === 'ready' ? 'Compiling…' : 'Compiling once the compiler has loaded…'))
     try {
       const result = await compiler.compile(example.file, source)
       compiled = { result, example }
+      // Every ABI compiled here decodes the explorer's and the traces' calls, events and errors.
+      void abiLibrary.addCompiled(result.contracts)
       diagnostics.replaceChildren(...diagnosticsView(result, (d) => d.start !== undefined && editor.reveal(d.start, d.end ?? d.start)))
       showDeploy()
     } catch (error) {
       diagnostics.replaceChildren(failureView(error, 'compile-error'))
     } finally {
-      compileButton.disabled = false
+      setBusy(compileButton, false)
     }
   }
 
@@ -145,8 +194,12 @@ function build(session: Session, compiler: SolidityCompiler, deployments: Deploy
     )
     form.addEventListener('submit', (event) => {
       event.preventDefault()
+      if (isBusy(deployButton)) return
       const values = fields.read()
-      if (!values) return
+      if (!values) {
+        result_.replaceChildren()
+        return
+      }
       const contract = chosen()
       let data: Hex
       try {
@@ -155,18 +208,19 @@ function build(session: Session, compiler: SolidityCompiler, deployments: Deploy
         result_.replaceChildren(failureView(error))
         return
       }
-      deployButton.disabled = true
+      setBusy(deployButton, true)
       const deployer = from.select.value as Hex
       result_.replaceChildren(h('p', { class: 'hint' }, 'Deploying…'))
-      send(session, { from: deployer, data, value: values.value })
-        .then(async (hash) => {
-          const receipt = await followTransaction(result_, session, contract.abi, hash)
-          if (receipt?.contractAddress && receipt.status === '0x1') {
-            deployments.add({ name: contract.name, address: receipt.contractAddress, abi: contract.abi, transactionHash: hash, deployer })
-          }
-        })
-        .catch((error: unknown) => result_.replaceChildren(failureWithReason(contract.abi, error)))
-        .finally(() => (deployButton.disabled = false))
+      const deploy = (gas?: bigint): Promise<unknown> =>
+        send(session, { from: deployer, data, value: values.value, gas })
+          .then(async (hash) => {
+            const receipt = await followTransaction(result_, session, contract.abi, hash)
+            if (receipt?.contractAddress && receipt.status === '0x1') {
+              deployments.add({ name: contract.name, address: receipt.contractAddress, abi: contract.abi, transactionHash: hash, deployer })
+            }
+          })
+          .catch((error: unknown) => result_.replaceChildren(failureWithReason(contract.abi, error, gas === undefined ? deploy : undefined)))
+      void deploy().finally(() => setBusy(deployButton, false))
     })
 
     atButton.addEventListener('click', () => {
@@ -208,13 +262,18 @@ function build(session: Session, compiler: SolidityCompiler, deployments: Deploy
     )
   }
   deployments.onChange(showDeployments)
+  // A deployed contract's own ABI comes first when decoding what is sent to it.
+  deployments.onChange(() => {
+    for (const deployment of deployments.all) if (abiLibrary.nameOf(deployment.address) === undefined) void abiLibrary.attach(deployment.address, deployment.name, deployment.abi)
+  })
   showDeployments()
 
-  // A reset or a revert to before a deployment takes its code away: drop it from the list.
-  let lastHead: bigint | undefined
-  session.onHead((head) => {
-    if (lastHead !== undefined && head.number < lastHead) void deployments.prune(session)
-    lastHead = head.number
+  // A reset or a revert takes away what the results showed, and the code of later deployments:
+  // clear the results, drop those deployments from the list.
+  session.onRewind(() => {
+    deploySection.querySelector('[data-testid="deploy-result"]')?.replaceChildren()
+    for (const result of deployedList.querySelectorAll('[data-testid="result"]')) result.replaceChildren()
+    void deployments.prune(session)
   })
 
   function reveal(address: string): void {
@@ -236,6 +295,7 @@ function build(session: Session, compiler: SolidityCompiler, deployments: Deploy
       h('div', { class: 'row' }, field('Example', exampleSelect)),
       h('div', { class: 'field' }, sourceLabel, editor.textarea, editor.position, sourceHint),
       h('div', { class: 'actions' }, compileButton, restoreButton, progress, compilerStatus),
+      keptBar,
       diagnostics,
     ),
     deploySection,
@@ -312,18 +372,18 @@ function diagnosticsView(result: CompileResult, reveal: (d: Diagnostic) => void)
   ]
 }
 
-function readDrafts(): Record<string, string> {
+function readDrafts(key = DRAFTS_KEY): Record<string, string> {
   try {
-    const parsed: unknown = JSON.parse(localStorage.getItem(DRAFTS_KEY) ?? '{}')
+    const parsed: unknown = JSON.parse(localStorage.getItem(key) ?? '{}')
     return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, string>) : {}
   } catch {
     return {}
   }
 }
 
-function writeDrafts(drafts: Record<string, string>): void {
+function writeDrafts(drafts: Record<string, string>, key = DRAFTS_KEY): void {
   try {
-    localStorage.setItem(DRAFTS_KEY, JSON.stringify(drafts))
+    localStorage.setItem(key, JSON.stringify(drafts))
   } catch {
     // storage full or disabled: the draft lives as long as the page
   }

@@ -40,6 +40,13 @@ export const nodePanel: Panel = {
       h('div', { class: 'node-grid' }, mining.element, snapshots.element, time.element, about.element, storage.element, reset),
     )
 
+    // A reload, or this tab taking the chain over, starts the node on its default mode.
+    void mining.restore()
+    session.onRole(() => {
+      about.refresh()
+      void mining.restore()
+    })
+
     refreshNow = () => {
       about.refresh()
       void mining.refresh()

@@ -8,11 +8,13 @@ import { impersonation } from '../accounts/impersonation.ts'
 import type { Panel } from '../panel.ts'
 import type { Hex, Session } from '../session.ts'
 import { readEther } from '../send/amount.ts'
+import { revertedEstimate, sendAnywayOffer } from '../send/sendAnyway.ts'
 import { transactionOutcome, type Outcome } from '../send/outcome.ts'
 import { decodeRawTransaction, type DecodedTransaction } from '../send/rawTransaction.ts'
+import { isBusy, setBusy } from '../ui/busy.ts'
 import { field, h } from '../ui/dom.ts'
 import { failureView } from '../ui/errors.ts'
-import { ether } from '../ui/format.ts'
+import { etherAmount } from '../ui/amount.ts'
 import { explorerLink } from '../ui/links.ts'
 import './send.css'
 
@@ -84,7 +86,7 @@ function transferForm(session: Session) {
     const address = from.value
     try {
       const balance = await session.request<string>('eth_getBalance', [address, 'latest'])
-      if (from.value === address) fromBalance.textContent = `Balance: ${ether(BigInt(balance))}`
+      if (from.value === address) fromBalance.replaceChildren('Balance: ', etherAmount(balance))
     } catch {
       fromBalance.textContent = ''
     }
@@ -117,6 +119,7 @@ function transferForm(session: Session) {
 
   form.addEventListener('submit', (event) => {
     event.preventDefault()
+    if (isBusy(button)) return
     const recipient = readAddress(to.value)
     const value = readEther(amount.value)
     const input = data.value.trim() === '' ? '0x' : data.value.trim()
@@ -130,18 +133,25 @@ function transferForm(session: Session) {
       dataOk ? undefined : 'Data: 0x followed by an even number of hex digits (whole bytes).',
     ].filter((problem) => problem !== undefined)
     problems.replaceChildren(...found.map((problem) => h('p', { class: 'error', role: 'alert', testid: 'send-problem' }, problem)))
-    if (!recipient.ok || !value.ok || !dataOk) return
-    button.disabled = true
+    // A refused input leaves no earlier outcome on screen, as if it belonged to this input.
     outcome.clear()
+    if (!recipient.ok || !value.ok || !dataOk) return
+    setBusy(button, true)
     const transaction = { from: from.value, to: recipient.address, value: `0x${value.wei.toString(16)}`, ...(input === '0x' ? {} : { data: input }) }
-    session
-      .request<Hex>('eth_sendTransaction', [transaction])
-      .then(
+    const transfer = (gas?: bigint): Promise<unknown> =>
+      session.request<Hex>('eth_sendTransaction', [{ ...transaction, ...(gas === undefined ? {} : { gas: `0x${gas.toString(16)}` }) }]).then(
         (hash) => outcome.show(transactionOutcome(session, hash)),
-        (error: unknown) => outcome.show(failureView(error, 'send-error')),
+        (error: unknown) => {
+          const failure = failureView(error, 'send-error')
+          // A revert in the estimate: offer to send it with a gas limit, to see it fail on chain.
+          if (gas === undefined && revertedEstimate(error)) failure.append(sendAnywayOffer(transfer))
+          outcome.show(failure)
+        },
       )
-      .finally(() => (button.disabled = false))
+    void transfer().finally(() => setBusy(button, false))
   })
+
+  session.onRewind(() => outcome.clear())
 
   return {
     element: h('div', {}, form, outcome.element),
@@ -195,6 +205,7 @@ function rawForm(session: Session): HTMLElement {
       )
       .finally(() => (button.disabled = decoded === undefined))
   })
+  session.onRewind(() => outcome.clear())
   return h('div', {}, form, outcome.element)
 }
 
@@ -213,7 +224,7 @@ function decodedFacts(tx: DecodedTransaction, chainId: number): HTMLElement {
     h('dt', {}, 'To'),
     h('dd', { testid: 'raw-to' }, tx.to === undefined ? 'nobody: contract creation' : explorerLink(tx.to, tx.to)),
     h('dt', {}, 'Value'),
-    h('dd', { testid: 'raw-value' }, ether(tx.value)),
+    h('dd', { testid: 'raw-value' }, etherAmount(tx.value)),
     h('dt', {}, 'Nonce'),
     h('dd', { testid: 'raw-nonce' }, tx.nonce === undefined ? '?' : String(tx.nonce)),
     h('dt', {}, 'Gas limit'),

@@ -8,6 +8,7 @@ import type { Hex, Session } from '../session.ts'
 import { h } from '../ui/dom.ts'
 import { failureView } from '../ui/errors.ts'
 import { explorerHref, traceHref } from '../ui/links.ts'
+import { failureReason } from '../traces/failureReason.ts'
 
 interface Receipt {
   status: Hex
@@ -67,13 +68,17 @@ export function transactionOutcome(session: Session, hash: Hex, testid = 'tx-out
       stopListening()
       const ok = receipt.status === '0x1'
       element.dataset.status = ok ? 'success' : 'reverted'
-      status.replaceChildren(h('span', { class: ok ? 'ok-text' : 'error' }, ok ? 'success' : 'reverted'), ok ? '' : ' (see the trace for why)')
+      status.replaceChildren(h('span', { class: ok ? 'ok-text' : 'error' }, ok ? 'success' : 'reverted'))
       const number = BigInt(receipt.blockNumber)
       block.replaceChildren(h('a', { href: explorerHref(number), testid: 'tx-block-link' }, number.toString()))
       const used = BigInt(receipt.gasUsed)
       gasUsed.textContent = used.toLocaleString('en-US')
       // Exact, not ether()'s 6 decimals: an L2 fee is often below a millionth of an ether.
       fee.textContent = `${formatEther(used * BigInt(receipt.effectiveGasPrice))} ETH (${used} gas × ${BigInt(receipt.effectiveGasPrice)} wei)`
+      if (!ok) {
+        const reason = await failureReason(session, hash).catch(() => undefined)
+        status.append(reason === undefined ? ' (see the trace for why)' : h('span', { testid: 'tx-revert-reason' }, `: ${reason}`))
+      }
     } catch (error) {
       problem.replaceChildren(failureView(error, 'tx-receipt-error'))
     }

@@ -10,6 +10,8 @@ import { ether, shortHash } from '../ui/format.ts'
 import { explorerLink } from '../ui/links.ts'
 import { calldataView, selectorOf } from './calldata.ts'
 import { decodeRevert, revertText, type Revert } from './revert.ts'
+import { abiLibrary } from '../decoding/abiLibrary.ts'
+import { decodeCall, decodeError } from '../decoding/decode.ts'
 
 /**
  * One frame, in either of the node's shapes: ZKsync's DebugCall (lowercase type, `error` and
@@ -42,8 +44,13 @@ export function failureOf(frame: CallFrame): { error: string; revert?: Revert; r
   if (!frame.error) return undefined
   const revert = decodeRevert(frame.output)
   // The node decodes Error(string) itself; that is the fallback when the output does not decode.
-  const reason = revert.kind === 'empty' || revert.kind === 'raw' ? (frame.revertReason ?? undefined) : revertText(revert)
+  const reason = revert.kind === 'empty' || revert.kind === 'raw' ? (frame.revertReason ?? undefined) : customErrorText(revert, frame.to) ?? revertText(revert)
   return { error: frame.error, revert, reason }
+}
+
+/** A custom error named with its arguments, by an ABI the playground has (the reverting contract's first). */
+function customErrorText(revert: Revert, address: string | null | undefined): string | undefined {
+  return revert.kind === 'custom' ? decodeError(abiLibrary.abisFor(address), revert.data)?.text : undefined
 }
 
 export function countFrames(frame: CallFrame): { frames: number; depth: number } {
@@ -65,7 +72,7 @@ export function callTree(frame: CallFrame, depth = 0): HTMLDetailsElement {
     h('span', { class: 'hash', title: frame.from }, shortHash(frame.from, 4)),
     ' → ',
     h('span', { class: 'hash', title: frame.to ?? '' }, frame.to ? shortHash(frame.to, 4) : '(no address)'),
-    selector ? h('span', { class: 'frame-selector mono', title: 'function selector' }, selector) : undefined,
+    selector ? h('span', { class: 'frame-selector mono', title: `function selector ${selector}` }, decodeCall(abiLibrary.abisFor(frame.to), frame.input)?.name ?? selector) : undefined,
     value > 0n ? h('span', { class: 'frame-value' }, ether(value)) : undefined,
     h('span', { class: 'frame-gas' }, `gas ${gas(frame.gasUsed)} / ${gas(frame.gas)}`),
     children.length > 0 ? h('span', { class: 'frame-calls' }, `${children.length} call${children.length === 1 ? '' : 's'}`) : undefined,
@@ -84,10 +91,10 @@ export function callTree(frame: CallFrame, depth = 0): HTMLDetailsElement {
       fact('to', frame.to ? explorerLink(frame.to, frame.to) : 'none'),
       fact('value', `${ether(value)} (${grouped.format(value)} wei)`),
       fact('gas', `${gas(frame.gasUsed)} used of ${gas(frame.gas)} given`),
-      fact(isCreation(type) ? 'init code' : 'input', calldataView(frame.input ?? '0x', { creation: isCreation(type) })),
+      fact(isCreation(type) ? 'init code' : 'input', calldataView(frame.input ?? '0x', { creation: isCreation(type), to: frame.to })),
       fact(isCreation(type) && !failure ? 'deployed code' : 'output', outputView(frame.output, failure !== undefined)),
       failure ? fact('error', h('span', { class: 'error', testid: 'frame-error' }, failure.error)) : undefined,
-      failure?.revert ? fact('revert reason', revertView(failure.revert, frame.revertReason)) : undefined,
+      failure?.revert ? fact('revert reason', revertView(failure.revert, frame.revertReason, frame.to)) : undefined,
     ),
     children.length > 0 ? h('div', { class: 'frame-children', role: 'group', 'aria-label': `calls made by this ${type}` }, children.map((child) => callTree(child, depth + 1))) : undefined,
   )
@@ -101,14 +108,17 @@ function outputView(output: Hex | null | undefined, failed: boolean): Node | str
   return h('details', { class: 'calldata' }, h('summary', {}, `${(output.length - 2) / 2} bytes${failed ? ' of revert data' : ''}`), h('pre', { class: 'data mono' }, output))
 }
 
-function revertView(revert: Revert, nodeReason: string | null | undefined): HTMLElement {
+function revertView(revert: Revert, nodeReason: string | null | undefined, address: string | null | undefined): HTMLElement {
   switch (revert.kind) {
     case 'error':
       return h('span', { testid: 'revert-reason', dataset: { kind: 'error' } }, 'Error(string): ', h('strong', {}, revert.message))
     case 'panic':
       return h('span', { testid: 'revert-reason', dataset: { kind: 'panic' } }, `Panic(uint256) code 0x${revert.code.toString(16).padStart(2, '0')}: `, h('strong', {}, revert.meaning))
-    case 'custom':
-      return h('span', { testid: 'revert-reason', dataset: { kind: 'custom' } }, 'custom error, selector ', h('code', {}, revert.selector), ' (its ABI would name it)')
+    case 'custom': {
+      const named = customErrorText(revert, address)
+      if (named) return h('span', { testid: 'revert-reason', dataset: { kind: 'custom' }, title: `selector ${revert.selector}` }, 'custom error ', h('strong', {}, named))
+      return h('span', { testid: 'revert-reason', dataset: { kind: 'custom' } }, 'custom error, selector ', h('code', {}, revert.selector), ' (no ABI the playground has names it: paste one for the contract in the explorer)')
+    }
     case 'empty':
     case 'raw':
       return h('span', { testid: 'revert-reason', dataset: { kind: revert.kind } }, nodeReason ? nodeReason : revertText(revert))

@@ -16,7 +16,7 @@ import { EXAMPLES } from '../../../../demo/playground/contracts/examples.ts'
 const solc = createRequire(import.meta.url)('solc') as { compile(input: string): string }
 
 function compile(file: string, source: string) {
-  return readSolcOutput(JSON.parse(solc.compile(JSON.stringify(standardInput(file, source)))), file, source)
+  return readSolcOutput(JSON.parse(solc.compile(JSON.stringify(standardInput({ [file]: { content: source } })))), file, source)
 }
 
 const example = (id: string) => {

@@ -51,3 +51,25 @@ describe('eth_getLogs form', () => {
     expect(logFilter({ address: 'a', topics: ['x y', '', '', ''], fromBlock: '', toBlock: '' })).toEqual({ fromBlock: '0x0', toBlock: 'latest', address: 'a', topics: [['x', 'y']] })
   })
 })
+
+describe('event signatures in topics', () => {
+  const TRANSFER = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef'
+  const APPROVAL = '0x8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925'
+  const filter = (topic0: string) => logFilter({ address: '', topics: [topic0, '', '', ''], fromBlock: '', toBlock: '' }).topics
+
+  test('a signature becomes its keccak-256, whichever way it is written', () => {
+    expect(filter('Transfer(address,address,uint256)')).toEqual([TRANSFER])
+    expect(filter('event Transfer(address indexed from, address indexed to, uint256 value)')).toEqual([TRANSFER])
+    expect(filter(' Transfer( address , address , uint256 ) ')).toEqual([TRANSFER])
+  })
+
+  test('alternatives may mix signatures and hashes; other values pass through', () => {
+    expect(filter(`Transfer(address,address,uint256), ${APPROVAL}`)).toEqual([[TRANSFER, APPROVAL]])
+    expect(filter('Transfer(address,address,uint256) Approval(address,address,uint256)')).toEqual([[TRANSFER, APPROVAL]])
+    expect(filter('0x12')).toEqual(['0x12'])
+  })
+
+  test('a signature that does not parse is refused, naming the field', () => {
+    expect(() => filter('Transfer(address,adress,uint256)')).toThrow(/^Topic 0: Transfer\(address,adress,uint256\) is not an event signature/)
+  })
+})

@@ -1,0 +1,56 @@
+/**
+ * Solidity libraries the playground's compiler can import, shipped with the site: every `.sol`
+ * file of `@openzeppelin/contracts` (the version in package.json) at
+ * `/libraries/@openzeppelin/contracts/<path>`, emitted into the build (so the offline service
+ * worker precaches them with the rest) and served from node_modules by the dev server.
+ */
+import { readdir, readFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { dirname, join, relative, sep } from 'node:path'
+import type { Plugin } from 'vite'
+
+/** Where the libraries are served, under the site's base. */
+export const LIBRARIES_DIR = 'libraries'
+
+const PACKAGES = ['@openzeppelin/contracts']
+
+const packageDir = (name: string): string => dirname(createRequire(import.meta.url).resolve(`${name}/package.json`))
+
+async function solidityFiles(name: string): Promise<{ path: string; file: string }[]> {
+  const dir = packageDir(name)
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true })
+  return entries
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.sol'))
+    .map((entry) => {
+      const file = join(entry.parentPath, entry.name)
+      return { path: `${name}/${relative(dir, file).split(sep).join('/')}`, file }
+    })
+}
+
+export default function playgroundLibraries(): Plugin {
+  return {
+    name: 'playground-libraries',
+    configureServer(server) {
+      server.middlewares.use((request, response, next) => {
+        const url = (request.url ?? '').split('?')[0]
+        const prefix = `/${LIBRARIES_DIR}/`
+        const name = PACKAGES.find((pkg) => url.startsWith(`${prefix}${pkg}/`))
+        if (!name || !url.endsWith('.sol') || url.includes('..')) return next()
+        readFile(join(packageDir(name), url.slice(prefix.length + name.length + 1))).then(
+          (content) => {
+            response.setHeader('content-type', 'text/plain; charset=utf-8')
+            response.end(content)
+          },
+          () => next(),
+        )
+      })
+    },
+    async generateBundle() {
+      for (const name of PACKAGES) {
+        for (const { path, file } of await solidityFiles(name)) {
+          this.emitFile({ type: 'asset', fileName: `${LIBRARIES_DIR}/${path}`, source: await readFile(file) })
+        }
+      }
+    },
+  }
+}
