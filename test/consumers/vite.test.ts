@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { appScript, EXPECTED_RESULT, INDEX_HTML } from './support/app.ts'
 import { closeBrowser, openConsumerPage } from './support/browser.ts'
 import { createConsumer, stopConsumerProcesses, type Consumer } from './support/consumer.ts'
-import { freePort } from './support/freePort.ts'
+import { freePort } from '../support/freePort.ts'
 
 let app: Consumer
 

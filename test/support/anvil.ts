@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createRequire } from 'node:module'
-import { createServer } from 'node:net'
 import { dirname, join } from 'node:path'
 import { afterAll } from 'vitest'
+import { freePort } from './freePort.ts'
 
 const require = createRequire(import.meta.url)
 
@@ -11,17 +11,6 @@ export function anvilBinary(): string {
   const arch = process.arch === 'x64' ? 'amd64' : process.arch
   const pkg = require.resolve(`@foundry-rs/anvil-${process.platform}-${arch}/package.json`)
   return join(dirname(pkg), 'bin', process.platform === 'win32' ? 'anvil.exe' : 'anvil')
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
 }
 
 const running: ChildProcess[] = []
