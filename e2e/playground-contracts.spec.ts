@@ -234,3 +234,45 @@ test('a contract importing OpenZeppelin Contracts (shipped with the site) compil
   await expect(balanceOf.getByTestId('value')).toHaveText('1000')
   await expect(coin.getByTestId('fn-owner')).toBeVisible()
 })
+
+test("console.log: the Greeter's lines (Hardhat's console.sol, shipped with the site) show under its deployment, a transaction, a view call and in the explorer", async ({ page }) => {
+  await openPlayground(page, 'contracts')
+  const panel = contractsPanel(page)
+  await panel.getByTestId('example').selectOption('greeter')
+  await expect(panel.getByTestId('source')).toHaveValue(/import "hardhat\/console.sol";/)
+  await compile(panel)
+  await expect(panel.getByTestId('compile-summary')).toHaveText(/^Compiled in [\d.]+ s: Greeter\.$/)
+  await expect(panel.getByTestId('deploy').getByLabel('greeting_ (string)')).toHaveValue('Hello')
+  const greeter = await deploy(panel, 'Greeter')
+  await expect(panel.getByTestId('deploy-result').getByTestId('console-line')).toHaveText(['Deploying a Greeter with greeting: Hello'])
+
+  // A transaction: the lines the node kept with it (pagenode_consoleLogs).
+  const setGreeting = greeter.getByTestId('fn-setGreeting')
+  await setGreeting.getByLabel('greeting_ (string)').fill('Hi')
+  await setGreeting.getByRole('button', { name: 'Send' }).click()
+  await expect(setGreeting.getByTestId('tx-status')).toHaveText('success')
+  await expect(setGreeting.getByTestId('console-line')).toHaveText(["Changing the greeting from 'Hello' to 'Hi'"])
+
+  // A view call: the lines told by the provider's consoleLog event while it ran, under its result.
+  const greet = greeter.getByTestId('fn-greet')
+  await greet.getByLabel('name (string)').fill('Ada')
+  await greet.getByRole('button', { name: 'Call' }).click()
+  await expect(greet.getByTestId('value')).toHaveText('Hi, Ada!')
+  await expect(greet.getByTestId('console-line')).toHaveText([`greet(Ada) called by ${DEV[0].address}`])
+  // A function that prints nothing shows no console box.
+  const greeting = greeter.getByTestId('fn-greeting')
+  await greeting.getByRole('button', { name: 'Call' }).click()
+  await expect(greeting.getByTestId('value')).toHaveText('Hi')
+  await expect(greeting.getByTestId('console-log')).toHaveCount(0)
+
+  // The explorer's view of the transaction shows them too.
+  await setGreeting.getByTestId('tx').getByRole('link').first().click()
+  const view = page.getByTestId('panel-explorer').getByTestId('transaction-view')
+  await expect(view.getByTestId('transaction-status')).toHaveText('success')
+  await expect(view.getByTestId('transaction-console-log').getByTestId('console-line')).toHaveText(["Changing the greeting from 'Hello' to 'Hi'"])
+  // A transaction that printed nothing has no console.log section.
+  const hash = await rpc<string>(page, 'eth_sendTransaction', { from: DEV[0].address, to: DEV[1].address, value: '0x1' })
+  await page.goto(`/#explorer/${hash}`)
+  await expect(view.getByTestId('transaction-status')).toHaveText('success')
+  await expect(view.getByTestId('transaction-console-log')).toHaveCount(0)
+})

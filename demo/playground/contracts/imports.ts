@@ -5,8 +5,13 @@
  * in its standard JSON input, where an import resolves by its path.
  */
 
-/** Libraries the site ships for import (demo/vite/librariesPlugin.ts), by path prefix. */
-export const LIBRARY_PREFIXES = ['@openzeppelin/contracts/']
+/**
+ * What the site ships for import (demo/vite/librariesPlugin.ts): a folder (ending in `/`) and
+ * everything under it, or one file.
+ */
+export const LIBRARIES = ['@openzeppelin/contracts/', 'hardhat/console.sol']
+
+const isLibrary = (path: string): boolean => LIBRARIES.some((library) => (library.endsWith('/') ? path.startsWith(library) : path === library))
 
 /** The import paths a Solidity source names: `import "x";`, `import {A} from "x";`, `import * as X from "x";`. */
 export function importPaths(source: string): string[] {
@@ -37,8 +42,8 @@ export async function gatherSources(fileName: string, source: string, readLibrar
   while (queue.length > 0) {
     const { from, path } = queue.shift()!
     if (sources[path]) continue
-    if (!LIBRARY_PREFIXES.some((prefix) => path.startsWith(prefix))) {
-      throw new ImportError(`${from} imports ${path}: not a file the playground has. It ships ${LIBRARY_PREFIXES.map((prefix) => `${prefix}…`).join(', ')} for import (one file per compilation otherwise).`)
+    if (!isLibrary(path)) {
+      throw new ImportError(`${from} imports ${path}: not a file the playground has. It ships ${LIBRARIES.map((library) => (library.endsWith('/') ? `${library}…` : library)).join(', ')} for import (one file per compilation otherwise).`)
     }
     let content: string
     try {

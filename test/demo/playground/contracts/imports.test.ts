@@ -1,19 +1,17 @@
 /**
  * Gathering a compilation's sources: import paths read from Solidity, relative ones resolved,
  * library files fetched transitively, anything else refused by name; and an ERC-20 built on
- * OpenZeppelin Contracts (read from node_modules, as the site ships them) compiled by the pinned solc.
+ * OpenZeppelin Contracts (read from node_modules, as the site ships them) compiled by the pinned
+ * solc. (Hardhat's console.sol is compiled with the Greeter example: contracts.test.ts.)
  */
-import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { readSolcOutput, standardInput } from '../../../../demo/playground/contracts/compiler.ts'
 import { gatherSources, ImportError, importPaths, resolveImport } from '../../../../demo/playground/contracts/imports.ts'
+import { readLibrary } from '../../../support/solidityLibraries.ts'
 
 const require = createRequire(import.meta.url)
 const solc = require('solc') as { compile(input: string): string }
-const ozDir = dirname(require.resolve('@openzeppelin/contracts/package.json'))
-const readLibrary = (path: string) => readFile(join(ozDir, path.slice('@openzeppelin/contracts/'.length)), 'utf8')
 
 describe('import paths', () => {
   test('every form of import, comments left out', () => {
@@ -42,7 +40,9 @@ describe('gathering sources', () => {
 
   test('an import of a file the playground does not have is refused, naming it', async () => {
     await expect(gatherSources('Main.sol', 'import "./Other.sol";', readLibrary)).rejects.toThrow(ImportError)
-    await expect(gatherSources('Main.sol', 'import "./Other.sol";', readLibrary)).rejects.toThrow('Main.sol imports Other.sol: not a file the playground has. It ships @openzeppelin/contracts/… for import')
+    await expect(gatherSources('Main.sol', 'import "./Other.sol";', readLibrary)).rejects.toThrow('Main.sol imports Other.sol: not a file the playground has. It ships @openzeppelin/contracts/…, hardhat/console.sol for import')
+    // Of the hardhat package, only console.sol is shipped.
+    await expect(gatherSources('Main.sol', 'import "hardhat/sample-projects/javascript/contracts/Lock.sol";', readLibrary)).rejects.toThrow('Main.sol imports hardhat/sample-projects/javascript/contracts/Lock.sol: not a file the playground has')
     await expect(gatherSources('Main.sol', 'import "@openzeppelin/contracts/Nope.sol";', readLibrary)).rejects.toThrow(/^Main.sol imports @openzeppelin\/contracts\/Nope.sol, which could not be read: ENOENT/)
   })
 })
