@@ -167,7 +167,8 @@ function build(session: Session, compiler: SolidityCompiler, deployments: Deploy
   })
   editor.textarea.addEventListener('input', () => {
     if (ownFile !== undefined) {
-      void workspace.write(ownFile, editor.textarea.value)
+      // Refused by the store (a full disk): said where the person looks, the text stays in the editor.
+      workspace.write(ownFile, editor.textarea.value).catch((error: unknown) => diagnostics.replaceChildren(failureView(error, 'file-save-error')))
       return
     }
     if (editor.textarea.value === example.source) delete drafts[example.id]
