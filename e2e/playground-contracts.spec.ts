@@ -234,3 +234,112 @@ test('a contract importing OpenZeppelin Contracts (shipped with the site) compil
   await expect(balanceOf.getByTestId('value')).toHaveText('1000')
   await expect(coin.getByTestId('fn-owner')).toBeVisible()
 })
+
+test("console.log: the Greeter's lines (Hardhat's console.sol, shipped with the site) show under its deployment, a transaction, a view call and in the explorer", async ({ page }) => {
+  await openPlayground(page, 'contracts')
+  const panel = contractsPanel(page)
+  await panel.getByTestId('example').selectOption('greeter')
+  await expect(panel.getByTestId('source')).toHaveValue(/import "hardhat\/console.sol";/)
+  await compile(panel)
+  await expect(panel.getByTestId('compile-summary')).toHaveText(/^Compiled in [\d.]+ s: Greeter\.$/)
+  await expect(panel.getByTestId('deploy').getByLabel('greeting_ (string)')).toHaveValue('Hello')
+  const greeter = await deploy(panel, 'Greeter')
+  await expect(panel.getByTestId('deploy-result').getByTestId('console-line')).toHaveText(['Deploying a Greeter with greeting: Hello'])
+
+  // A transaction: the lines the node kept with it (pagenode_consoleLogs).
+  const setGreeting = greeter.getByTestId('fn-setGreeting')
+  await setGreeting.getByLabel('greeting_ (string)').fill('Hi')
+  await setGreeting.getByRole('button', { name: 'Send' }).click()
+  await expect(setGreeting.getByTestId('tx-status')).toHaveText('success')
+  await expect(setGreeting.getByTestId('console-line')).toHaveText(["Changing the greeting from 'Hello' to 'Hi'"])
+
+  // A view call: the lines told by the provider's consoleLog event while it ran, under its result.
+  const greet = greeter.getByTestId('fn-greet')
+  await greet.getByLabel('name (string)').fill('Ada')
+  await greet.getByRole('button', { name: 'Call' }).click()
+  await expect(greet.getByTestId('value')).toHaveText('Hi, Ada!')
+  await expect(greet.getByTestId('console-line')).toHaveText([`greet(Ada) called by ${DEV[0].address}`])
+  // A function that prints nothing shows no console box.
+  const greeting = greeter.getByTestId('fn-greeting')
+  await greeting.getByRole('button', { name: 'Call' }).click()
+  await expect(greeting.getByTestId('value')).toHaveText('Hi')
+  await expect(greeting.getByTestId('console-log')).toHaveCount(0)
+
+  // The explorer's view of the transaction shows them too.
+  await setGreeting.getByTestId('tx').getByRole('link').first().click()
+  const view = page.getByTestId('panel-explorer').getByTestId('transaction-view')
+  await expect(view.getByTestId('transaction-status')).toHaveText('success')
+  await expect(view.getByTestId('transaction-console-log').getByTestId('console-line')).toHaveText(["Changing the greeting from 'Hello' to 'Hi'"])
+  // A transaction that printed nothing has no console.log section.
+  const hash = await rpc<string>(page, 'eth_sendTransaction', { from: DEV[0].address, to: DEV[1].address, value: '0x1' })
+  await page.goto(`/#explorer/${hash}`)
+  await expect(view.getByTestId('transaction-status')).toHaveText('success')
+  await expect(view.getByTestId('transaction-console-log')).toHaveCount(0)
+})
+
+test('files: your own files beside the examples, importing one another; new, rename, delete with undo; kept across a reload', async ({ page }) => {
+  await openPlayground(page, 'contracts')
+  const panel = contractsPanel(page)
+  const source = panel.getByTestId('source')
+  const files = panel.getByTestId('example')
+  const fileName = panel.getByTestId('file-name')
+  const BASE = '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.24;\nabstract contract Base {\n    function greeting() external pure returns (string memory) { return "from Base"; }\n}\n'
+  const MAIN = '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.24;\nimport {Base} from "./Base.sol";\ncontract Main is Base {}\n'
+
+  // Names are checked before anything is made.
+  await fileName.fill('Base.txt')
+  await panel.getByTestId('file-new').click()
+  await expect(panel.getByTestId('file-problem')).toHaveText(/^"Base\.txt" is not a file name/)
+  await fileName.fill('Token.sol')
+  await panel.getByTestId('file-new').click()
+  await expect(panel.getByTestId('file-problem')).toHaveText('Token.sol exists already')
+
+  await fileName.fill('Base.sol')
+  await panel.getByTestId('file-new').click()
+  await expect(files).toHaveValue('file:Base.sol')
+  await expect(source).toHaveValue(/^\/\/ SPDX-License-Identifier: MIT\npragma solidity/)
+  await source.fill(BASE)
+  await fileName.fill('Main.sol')
+  await panel.getByTestId('file-new').click()
+  await expect(files).toHaveValue('file:Main.sol')
+  await source.fill(MAIN)
+  await compile(panel)
+  await expect(panel.getByTestId('compile-summary')).toHaveText(/^Compiled in [\d.]+ s: Main\.$/)
+  const main = await deploy(panel, 'Main')
+  await main.getByTestId('fn-greeting').getByRole('button', { name: 'Call' }).click()
+  await expect(main.getByTestId('fn-greeting').getByTestId('value')).toHaveText('from Base')
+
+  // An example is its own entry: opening one leaves your files as they are.
+  await files.selectOption('token')
+  await expect(source).toHaveValue(/contract PlaygroundToken/)
+  await files.selectOption('file:Main.sol')
+  await expect(source).toHaveValue(MAIN)
+
+  // Renamed away, Base.sol is no longer there to import: the compile names it.
+  await files.selectOption('file:Base.sol')
+  await fileName.fill('Parent.sol')
+  await panel.getByTestId('file-rename').click()
+  await expect(files).toHaveValue('file:Parent.sol')
+  await expect(source).toHaveValue(BASE)
+  await files.selectOption('file:Main.sol')
+  await panel.getByTestId('compile').click()
+  await expect(panel.getByTestId('compile-error')).toContainText('Main.sol imports Base.sol: not a file the playground has', { timeout: COMPILE_TIMEOUT })
+
+  // Delete, then Undo: the file comes back as it was.
+  await files.selectOption('file:Parent.sol')
+  await panel.getByTestId('file-delete').click()
+  await expect(panel.getByTestId('file-deleted')).toContainText('Parent.sol deleted')
+  await expect(files.locator('option[value="file:Parent.sol"]')).toHaveCount(0)
+  await expect(panel.getByTestId('file-undo')).toBeFocused()
+  await panel.getByTestId('file-undo').click()
+  await expect(files).toHaveValue('file:Parent.sol')
+  await expect(source).toHaveValue(BASE)
+  await expect(panel.getByTestId('file-deleted')).toBeHidden()
+
+  // Kept in IndexedDB across a reload.
+  await page.reload()
+  await expect(page.getByTestId('status')).toHaveText(/ready/, { timeout: 30_000 })
+  await files.selectOption('file:Main.sol')
+  await expect(source).toHaveValue(MAIN)
+  await expect(files.locator('option[value^="file:"]')).toHaveText(['Main.sol', 'Parent.sol'])
+})

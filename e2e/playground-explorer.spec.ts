@@ -116,13 +116,13 @@ test('blocks, batches and addresses open from the search box; unknown input says
   await batch.getByTestId('batch-blocks').getByRole('link', { name: 'block 1' }).click()
   await expect(panel.getByTestId('block-view')).toHaveAttribute('data-number', '1')
 
-  // The recipient: an account holding both transfers, found by scanning recent blocks.
+  // The recipient: an account holding both transfers, found in the node's address index.
   await search.fill(TO)
   await search.press('Enter')
   const address = panel.getByTestId('address-view')
   await expect(address.getByTestId('address-facts').locator('[data-fact="balance"]')).toHaveText('0.6 ETH (600,000,000,000,000,000 wei)')
   await expect(address.getByTestId('address-facts').locator('[data-fact="kind"]')).toHaveText('externally owned account, or no code yet')
-  await expect(address.getByTestId('scan-range')).toHaveText(/^2 transactions in blocks 0–2 /)
+  await expect(address.getByTestId('history-range')).toHaveText('Page 1: 2 transactions in blocks 2–1, newest first; nothing older.')
   await expect(address.getByTestId('transaction-row')).toHaveCount(2)
   await expect(address.getByTestId('transaction-row').last()).toContainText('received')
 
@@ -225,4 +225,37 @@ test('the trace of a reverted nested call shows the reason, and its frames fold 
   await panel.getByLabel('Transaction hash').fill(`0x${'22'.repeat(32)}`)
   await panel.getByRole('button', { name: 'Trace', exact: true }).click()
   await expect(panel.getByTestId('trace-not-found')).toBeVisible()
+})
+
+test('address history pages through the node\'s address index (ots_searchTransactionsBefore/After): older, newer, newest, the focus kept on the last page', async ({ page }) => {
+  await openPlayground(page, 'explorer')
+  const target = '0x00000000000000000000000000000000000c0ffe'
+  // 27 transfers, one block each: a page of 25 (PAGE_SIZE) and one of 2.
+  for (let i = 0; i < 27; i++) await rpc(page, 'eth_sendTransaction', { from: DEV[1].address, to: target, value: '0x1' })
+  await page.goto(`/#explorer/${target}`)
+  const history = page.getByTestId('panel-explorer').getByTestId('address-history')
+  await expect(history.getByTestId('history-range')).toHaveText('Page 1: 25 transactions in blocks 27–3, newest first.')
+  await expect(history.getByTestId('transaction-row')).toHaveCount(25)
+  await expect(history.getByTestId('transaction-row').first()).toHaveAttribute('data-role', 'received')
+  await expect(history.getByTestId('history-newer')).toHaveAttribute('aria-disabled', 'true')
+
+  await history.getByTestId('history-older').click()
+  await expect(history.getByTestId('history-range')).toHaveText('Page 2: 2 transactions in blocks 2–1, newest first; nothing older.')
+  await expect(history.getByTestId('transaction-row')).toHaveCount(2)
+  await expect(history.getByTestId('history-older')).toHaveAttribute('aria-disabled', 'true')
+  await expect(history.getByTestId('history-older')).toBeFocused()
+
+  await history.getByTestId('history-newer').click()
+  await expect(history.getByTestId('history-range')).toHaveText('Page 1: 25 transactions in blocks 27–3, newest first.')
+  await expect(history.getByTestId('transaction-row').first().getByRole('link', { name: '27' })).toBeVisible()
+
+  // The sender's view: every transfer it sent, newest first; a new one shows after Newest.
+  await page.goto(`/#explorer/${DEV[1].address}`)
+  await expect(history.getByTestId('history-range')).toHaveText('Page 1: 25 transactions in blocks 27–3, newest first.')
+  await expect(history.getByTestId('transaction-row').first()).toHaveAttribute('data-role', 'sent')
+  await history.getByTestId('history-older').click()
+  await expect(history.getByTestId('history-range')).toContainText('Page 2')
+  await rpc(page, 'eth_sendTransaction', { from: DEV[1].address, to: target, value: '0x1' })
+  await history.getByTestId('history-newest').click()
+  await expect(history.getByTestId('history-range')).toHaveText('Page 1: 25 transactions in blocks 28–4, newest first.')
 })

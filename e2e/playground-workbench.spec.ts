@@ -1,6 +1,6 @@
 /**
  * The playground as a daily workbench (issue 24's defects): the keyboard keeps its place, the
- * mining mode survives a reload, results go when the chain moves under them, amounts are written
+ * dev settings the node keeps are shown after a reload, results go when the chain moves under them, amounts are written
  * in full where it matters, topic filters take an event signature, the page does not move when
  * the node becomes ready, and a phone-sized window shows every panel without sideways scrolling.
  */
@@ -77,28 +77,41 @@ test('"Restore the example" keeps your version: it survives a reload, comes back
   await expect(contracts.getByTestId('kept')).toBeHidden()
 })
 
-test('the mining mode and interval chosen in the Node panel survive a reload', async ({ page }) => {
+test('the Node panel shows the dev settings the node kept across a reload (mode, interval, clock offset, snapshots), and a mode set from the console is shown, not overridden', async ({ page }) => {
   await openPlayground(page, 'node')
   const node = page.getByTestId('panel-node')
   await node.getByTestId('interval-seconds').fill('7')
   await node.getByTestId('mining-interval').check()
   await expect.poll(() => rpc(page, 'eth_mining')).toBe(true)
+  await node.getByTestId('take-snapshot').click()
+  await expect(node.getByTestId('snapshot-note')).toContainText('Snapshot 0x1 taken at block')
+  await node.getByTestId('increase-seconds').fill('3600')
+  await node.getByTestId('increase-time').click()
+  await expect(node.getByTestId('clock-offset')).toHaveAttribute('data-seconds', '3600')
 
   await page.reload()
   await expect(page.getByTestId('status')).toHaveText(/ready/, { timeout: 30_000 })
   await expect(node.getByTestId('mining-interval')).toBeChecked()
   await expect(node.getByTestId('interval-seconds')).toHaveValue('7')
-  await expect.poll(() => rpc(page, 'eth_mining')).toBe(true)
+  await expect(node.getByTestId('snapshot-0x1')).toBeVisible()
+  await expect(node.getByTestId('snapshots-empty')).toBeHidden()
+  await expect.poll(async () => Number(await node.getByTestId('clock-offset').getAttribute('data-seconds'))).toBeGreaterThanOrEqual(3600)
   expect(await rpc(page, 'anvil_getAutomine')).toBe(false)
 
-  await node.getByTestId('mining-manual').check()
-  await expect.poll(() => rpc(page, 'eth_mining')).toBe(false)
+  // Manual mining set by another client (the console's calls): the panel follows the node, and a
+  // reload keeps it (the page once gave back the mode last chosen in the panel, here the interval).
+  await rpc(page, 'evm_setIntervalMining', 0)
+  await rpc(page, 'evm_setAutomine', false)
+  await expect(node.getByTestId('mining-manual')).toBeChecked()
   await page.reload()
   await expect(page.getByTestId('status')).toHaveText(/ready/, { timeout: 30_000 })
   await expect(node.getByTestId('mining-manual')).toBeChecked()
-  expect(await rpc(page, 'anvil_getAutomine')).toBe(false)
+  // Given a moment in which a page re-applying its own copy would have done so.
+  await expect(node.getByTestId('pool-status')).toHaveText(/^Pool: 0 pending/)
   expect(await rpc(page, 'eth_mining')).toBe(false)
-  // Back to automine for what follows: nothing is re-applied over it.
+  expect(await rpc(page, 'anvil_getAutomine')).toBe(false)
+
+  // Back to automine from the panel; a reload shows it.
   await node.getByTestId('mining-auto').check()
   await expect.poll(() => rpc(page, 'anvil_getAutomine')).toBe(true)
   await page.reload()

@@ -76,9 +76,12 @@ export class SolidityCompiler {
     if (this.current.state === 'idle' || this.current.state === 'failed') this.post({ type: 'load' })
   }
 
-  /** Compiles one source file with what it imports; resolves with solc's contracts and diagnostics. */
-  async compile(fileName: string, source: string): Promise<CompileResult> {
-    const sources = await gatherSources(fileName, source, readLibrary)
+  /**
+   * Compiles one source file with what it imports (`readOwn`: the user's files, by name);
+   * resolves with solc's contracts and diagnostics.
+   */
+  async compile(fileName: string, source: string, readOwn?: (path: string) => string | undefined): Promise<CompileResult> {
+    const sources = await gatherSources(fileName, source, readLibrary, readOwn)
     const id = ++this.nextId
     const reply = new Promise<{ output: string; ms: number }>((resolve, reject) => this.pending.set(id, { resolve, reject }))
     this.post({ type: 'compile', id, input: JSON.stringify(standardInput(sources)) })

@@ -15,6 +15,8 @@ import type { Deployment } from './deployments.ts'
 import { failureWithReason, followTransaction, valuesView } from './outcome.ts'
 import { send } from './transactions.ts'
 import { accountSelect } from './accountSelect.ts'
+import { callWithLines } from '../consoleLog/printed.ts'
+import { consoleLogView } from '../consoleLog/view.ts'
 
 export function deployedView(session: Session, deployment: Deployment, onForget: () => void): HTMLElement {
   const from = accountSelect(session, 'Send from', deployment.deployer)
@@ -80,10 +82,18 @@ function functionForm(session: Session, deployment: Deployment, fn: AbiFunction,
     const done = () => setBusy(button, false)
     const sender = from.value as Hex
     if (read) {
-      session
-        .request<Hex>('eth_call', [{ from: sender, to: deployment.address, data }, 'latest'])
-        .then((output) => result.replaceChildren(valuesView(namedOutputs(fn.outputs, decodeFunctionResult({ abi: [fn], functionName: fn.name, data: output })))))
-        .catch((error: unknown) => result.replaceChildren(failureWithReason(deployment.abi, error)))
+      // What the call printed with console.log goes under its result (or its revert).
+      void callWithLines(session, () => session.request<Hex>('eth_call', [{ from: sender, to: deployment.address, data }, 'latest']))
+        .then(({ outcome, lines }) => {
+          const printed = consoleLogView(lines)
+          const show = (shown: HTMLElement) => result.replaceChildren(...(printed ? [shown, printed] : [shown]))
+          if (outcome.status === 'rejected') return show(failureWithReason(deployment.abi, outcome.reason))
+          try {
+            show(valuesView(namedOutputs(fn.outputs, decodeFunctionResult({ abi: [fn], functionName: fn.name, data: outcome.value }))))
+          } catch (error) {
+            show(failureView(error))
+          }
+        })
         .finally(done)
     } else {
       const transact = (gas?: bigint): Promise<unknown> =>

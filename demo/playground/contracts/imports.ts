@@ -5,8 +5,13 @@
  * in its standard JSON input, where an import resolves by its path.
  */
 
-/** Libraries the site ships for import (demo/vite/librariesPlugin.ts), by path prefix. */
-export const LIBRARY_PREFIXES = ['@openzeppelin/contracts/']
+/**
+ * What the site ships for import (demo/vite/librariesPlugin.ts): a folder (ending in `/`) and
+ * everything under it, or one file.
+ */
+export const LIBRARIES = ['@openzeppelin/contracts/', 'hardhat/console.sol']
+
+const isLibrary = (path: string): boolean => LIBRARIES.some((library) => (library.endsWith('/') ? path.startsWith(library) : path === library))
 
 /** The import paths a Solidity source names: `import "x";`, `import {A} from "x";`, `import * as X from "x";`. */
 export function importPaths(source: string): string[] {
@@ -28,17 +33,29 @@ export function resolveImport(from: string, path: string): string {
 export class ImportError extends Error {}
 
 /**
- * Every source `fileName` needs, keyed by solc's file names. `readLibrary` fetches a library file
- * by its path; an import of anything else is refused, naming the file and what can be imported.
+ * Every source `fileName` needs, keyed by solc's file names. `readOwn` gives a file of the user's
+ * workspace by its name, `readLibrary` fetches a library file by its path; an import of anything
+ * else is refused, naming the file and what can be imported.
  */
-export async function gatherSources(fileName: string, source: string, readLibrary: (path: string) => Promise<string>): Promise<Record<string, { content: string }>> {
+export async function gatherSources(
+  fileName: string,
+  source: string,
+  readLibrary: (path: string) => Promise<string>,
+  readOwn: (path: string) => string | undefined = () => undefined,
+): Promise<Record<string, { content: string }>> {
   const sources: Record<string, { content: string }> = { [fileName]: { content: source } }
   const queue = importPaths(source).map((path) => ({ from: fileName, path: resolveImport(fileName, path) }))
   while (queue.length > 0) {
     const { from, path } = queue.shift()!
     if (sources[path]) continue
-    if (!LIBRARY_PREFIXES.some((prefix) => path.startsWith(prefix))) {
-      throw new ImportError(`${from} imports ${path}: not a file the playground has. It ships ${LIBRARY_PREFIXES.map((prefix) => `${prefix}…`).join(', ')} for import (one file per compilation otherwise).`)
+    const own = readOwn(path)
+    if (own !== undefined) {
+      sources[path] = { content: own }
+      for (const next of importPaths(own)) queue.push({ from: path, path: resolveImport(path, next) })
+      continue
+    }
+    if (!isLibrary(path)) {
+      throw new ImportError(`${from} imports ${path}: not a file the playground has. It ships ${LIBRARIES.map((library) => (library.endsWith('/') ? `${library}…` : library)).join(', ')} for import, besides the files of your workspace.`)
     }
     let content: string
     try {

@@ -1,7 +1,7 @@
 /**
  * What a call or a transaction did, shown where it was made: decoded return values, a
- * transaction's hash (to the explorer and its trace), status, gas, decoded events, and for a
- * revert its decoded reason beside the JSON-RPC error and code.
+ * transaction's hash (to the explorer and its trace), status, gas, decoded events, console.log
+ * lines, and for a revert its decoded reason beside the JSON-RPC error and code.
  */
 import { decodeFunctionResult, type Abi, type AbiFunction, type Hex } from 'viem'
 import type { Session } from '../session.ts'
@@ -11,6 +11,8 @@ import { explorerHref, explorerLink, messagesHref, traceHref } from '../ui/links
 import { decodeLog, namedOutputs, revertReason, type NamedValue } from './abiOutput.ts'
 import { revertedEstimate, sendAnywayOffer } from '../send/sendAnyway.ts'
 import { waitForReceipt, type Receipt } from './transactions.ts'
+import { transactionLines } from '../consoleLog/printed.ts'
+import { consoleLogView } from '../consoleLog/view.ts'
 
 /** The values a call returned, one line each: `balance (uint256) 1000`. */
 export function valuesView(values: NamedValue[], testid = 'returned'): HTMLElement {
@@ -104,6 +106,8 @@ export async function followTransaction(container: HTMLElement, session: Session
           ),
     ),
   )
+  const printed = consoleLogView(await transactionLines(session, hash))
+  if (printed) facts.append(h('dt', {}, 'console.log'), h('dd', {}, printed))
   const l2ToL1 = receipt.l2ToL1Logs?.length ?? 0
   if (l2ToL1 > 0) facts.append(h('dt', {}, 'L2→L1 logs'), h('dd', { testid: 'l2-to-l1' }, `${l2ToL1} · `, h('a', { href: messagesHref(hash) }, 'its proof and the recomputed root')))
   return receipt

@@ -1,7 +1,10 @@
 /**
  * One transaction with its receipt: outcome, gas and fee, sender and recipient (or the contract
- * it created), its input, its logs, ZKsync's details, and a link to its call trace.
+ * it created), its input, its logs, what it printed with console.log, ZKsync's details, and a
+ * link to its call trace.
  */
+import { transactionLines } from '../consoleLog/printed.ts'
+import { consoleLogView } from '../consoleLog/view.ts'
 import type { Session } from '../session.ts'
 import { calldataView } from '../traces/calldata.ts'
 import { failureReason } from '../traces/failureReason.ts'
@@ -16,7 +19,7 @@ import type { RpcReceipt, RpcTransaction, TransactionDetails } from './types.ts'
 const TYPES: Record<string, string> = { '0x0': 'legacy (0)', '0x1': 'EIP-2930 (1)', '0x2': 'EIP-1559 (2)', '0x3': 'EIP-4844 (3)', '0x4': 'EIP-7702 (4)', '0x71': 'ZKsync EIP-712 (0x71)', '0xff': 'L1 priority (0xff)' }
 
 export async function transactionView(session: Session, tx: RpcTransaction): Promise<HTMLElement> {
-  const [receipt, details] = await Promise.all([fetchReceipt(session, tx.hash), transactionDetails(session, tx.hash)])
+  const [receipt, details, printed] = await Promise.all([fetchReceipt(session, tx.hash), transactionDetails(session, tx.hash), transactionLines(session, tx.hash)])
   // A failed transaction's reason is not in its receipt: replayed (best effort; the trace panel says more).
   const reason = receipt?.status === '0x0' ? await failureReason(session, tx.hash).catch(() => undefined) : undefined
   const creation = tx.to === null
@@ -27,6 +30,8 @@ export async function transactionView(session: Session, tx: RpcTransaction): Pro
     h('p', { class: 'explorer-steps' }, receipt ? h('a', { href: traceHref(tx.hash), testid: 'trace-link' }, 'View its call trace') : h('span', { class: 'hint' }, 'Not mined yet: no trace.')),
     h('div', { class: 'card' }, facts([...outcomeFacts(receipt, reason), ...transactionFacts(tx, receipt, creation)], 'transaction-facts')),
     details ? h('section', { 'aria-label': 'ZKsync details' }, h('h4', {}, 'ZKsync details (zks_getTransactionDetails)'), h('div', { class: 'card' }, detailsFacts(details))) : undefined,
+    // Kept by the node in memory only: after a reload, what it mined before shows none.
+    printed.length > 0 ? h('section', { 'aria-label': 'console.log' }, h('h4', {}, 'console.log output'), h('div', { class: 'card' }, consoleLogView(printed, 'transaction-console-log'))) : undefined,
     receipt
       ? h('section', { 'aria-label': 'Logs' }, h('h4', {}, plural(receipt.logs.length, 'log')), logList(receipt.logs, { testid: 'transaction-logs' }))
       : undefined,

@@ -6,17 +6,16 @@
 import type { Session } from '../session.ts'
 import { field, h, uniqueId } from '../ui/dom.ts'
 import { runAction } from './action.ts'
-import { readMiningPreference, saveMiningPreference, type MiningMode as Mode } from './miningPreference.ts'
+import { readDevSettings, type MiningMode as Mode } from './devSettings.ts'
 
 export interface MiningSection {
   element: HTMLElement
-  /** Re-reads the mode and the pool (after a new head, on the panel's timer). */
-  refresh(): Promise<void>
   /**
-   * Gives the node the mode chosen here before (a reload, a takeover), if it runs another one.
-   * Only a leader's node was just loaded; a follower's chain runs in another tab, as chosen there.
+   * Re-reads the mode, the interval and the pool (after a new head, on the panel's timer). The
+   * node keeps its mode with the chain, so this is also what a reload shows: the page keeps no
+   * copy of its own to give back (it would undo a mode set from the console or another tab).
    */
-  restore(): Promise<void>
+  refresh(): Promise<void>
 }
 
 export function miningSection(session: Session): MiningSection {
@@ -28,8 +27,7 @@ export function miningSection(session: Session): MiningSection {
   const auto = radio('auto', 'Automine', 'a block for each transaction, at once')
   const interval = radio('interval', 'Interval', 'a block (possibly empty) every few seconds')
   const manual = radio('manual', 'Manual', 'transactions wait in the pool until you mine a block')
-  const saved = readMiningPreference()
-  const seconds = h('input', { type: 'number', min: '1', step: '1', value: String(saved?.seconds ?? 5), name: 'interval-seconds', testid: 'interval-seconds', inputmode: 'numeric' })
+  const seconds = h('input', { type: 'number', min: '1', step: '1', value: '5', name: 'interval-seconds', testid: 'interval-seconds', inputmode: 'numeric' })
   const pool = h('p', { testid: 'pool-status', 'aria-live': 'polite' }, 'Pool: …')
   const mineButton = h('button', { type: 'button', testid: 'mine' }, 'Mine a block now')
   const problem = h('div', {})
@@ -41,7 +39,7 @@ export function miningSection(session: Session): MiningSection {
     radios[mode].input.checked = true
   }
 
-  const apply = async (mode: Mode, remember = true) => {
+  const apply = async (mode: Mode) => {
     const previous = shown
     // The mine button is disabled meanwhile, so a mine does not race the switch.
     await runAction(mineButton, problem, 'mining-error', async () => {
@@ -56,7 +54,6 @@ export function miningSection(session: Session): MiningSection {
         await session.request('evm_setIntervalMining', [value])
       }
       check(mode)
-      if (remember) saveMiningPreference({ mode, seconds: Number(seconds.value) })
     })
     if (shown !== mode && previous !== undefined) check(previous)
     await refresh()
@@ -69,14 +66,11 @@ export function miningSection(session: Session): MiningSection {
 
   async function refresh(): Promise<void> {
     try {
-      const [automine, mining, status] = await Promise.all([
-        session.request<boolean>('anvil_getAutomine'),
-        session.request<boolean>('eth_mining'),
-        session.request<{ pending: string; queued: string }>('txpool_status'),
-      ])
+      const [{ mining }, status] = await Promise.all([readDevSettings(session), session.request<{ pending: string; queued: string }>('txpool_status')])
       // Another tab (or the console) may have switched the mode: show what the node says.
-      const mode: Mode = automine ? 'auto' : mining ? 'interval' : 'manual'
-      if (mode !== shown) check(mode)
+      if (mining.mode !== shown) check(mining.mode)
+      // The interval the node runs, unless the person is typing another one.
+      if (mining.intervalSeconds !== undefined && document.activeElement !== seconds) seconds.value = String(mining.intervalSeconds)
       const pending = Number(BigInt(status.pending))
       const queued = Number(BigInt(status.queued))
       pool.dataset.pending = String(pending)
@@ -101,19 +95,5 @@ export function miningSection(session: Session): MiningSection {
     h('div', { class: 'row pool-row' }, pool, mineButton),
     problem,
   )
-  async function restore(): Promise<void> {
-    const preference = readMiningPreference()
-    if (!preference || session.node.role !== 'leader') return
-    try {
-      const [automine, mining] = await Promise.all([session.request<boolean>('anvil_getAutomine'), session.request<boolean>('eth_mining')])
-      const running: Mode = automine ? 'auto' : mining ? 'interval' : 'manual'
-      if (running === preference.mode) return
-    } catch {
-      return
-    }
-    seconds.value = String(preference.seconds)
-    await apply(preference.mode, false)
-  }
-
-  return { element, refresh, restore }
+  return { element, refresh }
 }

@@ -1,12 +1,14 @@
 /**
  * Snapshots: evm_snapshot saves the whole chain (head, state, pool, clock); evm_revert goes back
- * to one. The node cannot list them, so the page keeps what it took, with the block each was
- * taken at. As in anvil, reverting consumes the snapshot and every later one.
+ * to one. The list is the node's (pagenode_devSettings), which keeps its snapshots with the chain:
+ * those taken from the console or another tab, and those of before a reload, are listed too. As
+ * in anvil, reverting consumes the snapshot and every later one.
  */
 import type { Hex, Session } from '../session.ts'
 import { h } from '../ui/dom.ts'
 import { explorerHref } from '../ui/links.ts'
 import { runAction } from './action.ts'
+import type { DevSettings } from './devSettings.ts'
 
 interface Snapshot {
   id: Hex
@@ -16,12 +18,12 @@ interface Snapshot {
 
 export interface SnapshotsSection {
   element: HTMLElement
-  /** The node dropped every snapshot (anvil_reset). */
-  forgetAll(): void
+  /** Shows the node's snapshots (read on the panel's timer, after a reset, a revert, a reload). */
+  show(taken: DevSettings['snapshots']): void
 }
 
-export function snapshotsSection(session: Session): SnapshotsSection {
-  const snapshots: Snapshot[] = []
+export function snapshotsSection(session: Session, reread: () => Promise<void>): SnapshotsSection {
+  let snapshots: Snapshot[] = []
   const take = h('button', { type: 'button', testid: 'take-snapshot' }, 'Take a snapshot')
   const body = h('tbody', {})
   const table = h(
@@ -30,7 +32,7 @@ export function snapshotsSection(session: Session): SnapshotsSection {
     h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Snapshot'), h('th', { class: 'num', scope: 'col' }, 'Block'), h('th', { scope: 'col' }, 'Taken'), h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Revert')))),
     body,
   )
-  const empty = h('p', { class: 'hint', testid: 'snapshots-empty' }, 'No snapshot taken from this page yet.')
+  const empty = h('p', { class: 'hint', testid: 'snapshots-empty' }, 'The node holds no snapshot.')
   const problem = h('div', { 'aria-live': 'polite' })
   const note = h('p', { 'aria-live': 'polite', testid: 'snapshot-note' })
 
@@ -38,18 +40,14 @@ export function snapshotsSection(session: Session): SnapshotsSection {
     table.hidden = snapshots.length === 0
     empty.hidden = snapshots.length > 0
     body.replaceChildren(
-      ...snapshots.map((snapshot, index) => {
+      ...snapshots.map((snapshot) => {
         const revert = h('button', { type: 'button', class: 'secondary', testid: 'revert', 'aria-label': `Revert to snapshot ${snapshot.id} (block ${snapshot.block})` }, 'Revert')
         revert.addEventListener('click', () =>
           void runAction(revert, problem, 'revert-error', async () => {
-            // false: gone on the node (a reset, or a revert from the console, used it up): drop it here too.
-            if (!(await session.request('evm_revert', [snapshot.id]))) {
-              snapshots.splice(index, 1)
-              render()
-              throw new Error(`snapshot ${snapshot.id} is gone: a reset, or a revert to it or to an earlier one, used it up`)
-            }
-            snapshots.splice(index)
-            render()
+            // false: gone on the node (a reset, or a revert from the console, used it up).
+            const reverted = await session.request('evm_revert', [snapshot.id])
+            await reread()
+            if (!reverted) throw new Error(`snapshot ${snapshot.id} is gone: a reset, or a revert to it or to an earlier one, used it up`)
             note.textContent = `Reverted to snapshot ${snapshot.id}: the chain is back at block ${snapshot.block}.`
             await session.announceHead()
           }),
@@ -69,10 +67,9 @@ export function snapshotsSection(session: Session): SnapshotsSection {
   take.addEventListener('click', () =>
     void runAction(take, problem, 'snapshot-error', async () => {
       const id = await session.request<Hex>('evm_snapshot')
-      const block = BigInt(await session.request<string>('eth_blockNumber'))
-      snapshots.push({ id, block, takenAt: new Date() })
-      note.textContent = `Snapshot ${id} taken at block ${block}.`
-      render()
+      await reread()
+      const block = snapshots.find((snapshot) => snapshot.id === id)?.block
+      note.textContent = `Snapshot ${id} taken${block === undefined ? '' : ` at block ${block}`}.`
     }),
   )
   render()
@@ -89,9 +86,11 @@ export function snapshotsSection(session: Session): SnapshotsSection {
       empty,
       problem,
     ),
-    forgetAll() {
-      snapshots.length = 0
-      note.textContent = ''
+    show(taken) {
+      const next = taken.map((snapshot) => ({ id: snapshot.id, block: BigInt(snapshot.blockNumber), takenAt: new Date(snapshot.takenAt) }))
+      // Unchanged: leave the rows (and a focused Revert button) alone.
+      if (next.length === snapshots.length && next.every((snapshot, i) => snapshot.id === snapshots[i].id)) return
+      snapshots = next
       render()
     },
   }

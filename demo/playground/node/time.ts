@@ -12,11 +12,14 @@ export interface TimeSection {
   element: HTMLElement
   /** A new head: show its time. */
   showHead(number: bigint, timestamp: bigint): void
+  /** The node's clock offset (pagenode_devSettings): kept with the chain, so shown after a reload too. */
+  showOffset(seconds: number): void
 }
 
 export function timeSection(session: Session, mine: () => Promise<void>): TimeSection {
   const latest = h('dd', { testid: 'latest-block-time' }, '…')
   const latestNumber = h('dd', { testid: 'latest-block-number' }, '…')
+  const offsetFact = h('dd', { testid: 'clock-offset' }, '…')
   const note = h('p', { 'aria-live': 'polite', testid: 'time-note' })
   const problem = h('div', {})
 
@@ -33,6 +36,7 @@ export function timeSection(session: Session, mine: () => Promise<void>): TimeSe
       const value = wholeNumber(seconds.value, 'the seconds to add')
       const offset = await session.request<number>('evm_increaseTime', [value])
       note.textContent = `Clock moved forward ${value} s (offset now ${offset} s): the next block is stamped that much later.`
+      showOffset(Number(offset))
     })
   })
 
@@ -59,17 +63,23 @@ export function timeSection(session: Session, mine: () => Promise<void>): TimeSe
     })
   })
 
+  function showOffset(seconds: number): void {
+    offsetFact.dataset.seconds = String(seconds)
+    offsetFact.textContent = seconds === 0 ? 'none: blocks follow the wall clock' : `${seconds > 0 ? '+' : ''}${seconds.toLocaleString('en-US')} s`
+  }
+
   return {
     element: h(
       'div',
       { class: 'card', testid: 'time' },
       h('h3', {}, 'Time travel'),
-      h('dl', { class: 'facts' }, h('dt', {}, 'Latest block'), latestNumber, h('dt', {}, 'Its time'), latest),
+      h('dl', { class: 'facts' }, h('dt', {}, 'Latest block'), latestNumber, h('dt', {}, 'Its time'), latest, h('dt', {}, 'Clock offset'), offsetFact),
       increaseForm,
       nextForm,
       note,
       problem,
     ),
+    showOffset,
     showHead(number, time) {
       latestNumber.textContent = number.toString()
       latest.textContent = `${dateTime(time)} (${time})`

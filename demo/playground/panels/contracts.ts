@@ -17,6 +17,8 @@ import { deployedView } from '../contracts/deployedView.ts'
 import { Deployments } from '../contracts/deployments.ts'
 import { sourceEditor } from '../contracts/editor.ts'
 import { EXAMPLES, type Example } from '../contracts/examples.ts'
+import { Workspace } from '../contracts/workspace.ts'
+import { workspaceControls } from '../contracts/workspaceControls.ts'
 import { failureWithReason, followTransaction } from '../contracts/outcome.ts'
 import { send } from '../contracts/transactions.ts'
 import { abiLibrary } from '../decoding/abiLibrary.ts'
@@ -55,10 +57,27 @@ function build(session: Session, compiler: SolidityCompiler, deployments: Deploy
   const drafts = readDrafts()
   const kept = readDrafts(KEPT_KEY)
   let example: Example = EXAMPLES[0]
-  let compiled: { result: CompileResult; example: Example } | undefined
+  /** The workspace file in the editor, or undefined for an example. */
+  let ownFile: string | undefined
+  let compiled: { result: CompileResult; constructorArgs: Record<string, string> } | undefined
+  const workspace = new Workspace()
 
   // --- source ---
-  const exampleSelect = h('select', { id: 'contracts-example', testid: 'example', name: 'example' }, EXAMPLES.map((e) => h('option', { value: e.id }, `${e.file}: ${e.title}`)))
+  // One list: the user's files (values `file:<name>`), then the examples (values their ids).
+  const exampleSelect = h('select', { id: 'contracts-example', testid: 'example', name: 'example' })
+  const showFiles = () => {
+    const selected = ownFile === undefined ? example.id : `file:${ownFile}`
+    exampleSelect.replaceChildren(
+      h('optgroup', { label: 'Your files' }, workspace.names.length === 0 ? h('option', { disabled: true, value: '' }, '(none yet: name one below and press New file)') : workspace.names.map((name) => h('option', { value: `file:${name}` }, name))),
+      h('optgroup', { label: 'Examples' }, EXAMPLES.map((e) => h('option', { value: e.id }, `${e.file}: ${e.title}`))),
+    )
+    exampleSelect.value = selected
+  }
+  const files = workspaceControls(
+    workspace,
+    EXAMPLES.map((e) => e.file),
+    (name) => (name === undefined ? load(EXAMPLES[0]) : openFile(name)),
+  )
   const editor = sourceEditor(() => void compile())
   const compileButton = h('button', { type: 'button', testid: 'compile', onclick: () => void compile() }, 'Compile')
   const restoreButton = h('button', { type: 'button', class: 'secondary', testid: 'restore', onclick: () => restore() }, 'Restore the example')
@@ -83,13 +102,25 @@ function build(session: Session, compiler: SolidityCompiler, deployments: Deploy
 
   function load(next: Example): void {
     example = next
-    exampleSelect.value = next.id
+    ownFile = undefined
+    showFiles()
+    files.select(undefined)
+    restoreButton.hidden = false
     editor.setText(drafts[next.id] ?? next.source)
     showKept()
   }
 
+  function openFile(name: string): void {
+    ownFile = name
+    showFiles()
+    files.select(name)
+    restoreButton.hidden = true
+    editor.setText(workspace.read(name) ?? '')
+    showKept()
+  }
+
   function showKept(): void {
-    const version = kept[example.id]
+    const version = ownFile === undefined ? kept[example.id] : undefined
     keptBar.hidden = version === undefined
     if (version !== undefined) keptText.textContent = `${example.file} is the example again; your version (${version.split('\n').length} lines) is kept in this browser.`
   }
@@ -130,8 +161,16 @@ function build(session: Session, compiler: SolidityCompiler, deployments: Deploy
     editor.textarea.focus()
   }
 
-  exampleSelect.addEventListener('change', () => load(EXAMPLES.find((e) => e.id === exampleSelect.value) ?? EXAMPLES[0]))
+  exampleSelect.addEventListener('change', () => {
+    if (exampleSelect.value.startsWith('file:')) openFile(exampleSelect.value.slice('file:'.length))
+    else load(EXAMPLES.find((e) => e.id === exampleSelect.value) ?? EXAMPLES[0])
+  })
   editor.textarea.addEventListener('input', () => {
+    if (ownFile !== undefined) {
+      // Refused by the store (a full disk): said where the person looks, the text stays in the editor.
+      workspace.write(ownFile, editor.textarea.value).catch((error: unknown) => diagnostics.replaceChildren(failureView(error, 'file-save-error')))
+      return
+    }
     if (editor.textarea.value === example.source) delete drafts[example.id]
     else drafts[example.id] = editor.textarea.value
     writeDrafts(drafts)
@@ -145,8 +184,9 @@ function build(session: Session, compiler: SolidityCompiler, deployments: Deploy
     setBusy(compileButton, true)
     diagnostics.replaceChildren(h('p', { class: 'hint' }, compiler.state.state === 'ready' ? 'Compiling…' : 'Compiling once the compiler has loaded…'))
     try {
-      const result = await compiler.compile(example.file, source)
-      compiled = { result, example }
+      // The file's own name, so that the workspace's files import it and it them by name.
+      const result = await compiler.compile(ownFile ?? example.file, source, (path) => workspace.read(path))
+      compiled = { result, constructorArgs: ownFile === undefined ? example.constructorArgs : {} }
       // Every ABI compiled here decodes the explorer's and the traces' calls, events and errors.
       void abiLibrary.addCompiled(result.contracts)
       diagnostics.replaceChildren(...diagnosticsView(result, (d) => d.start !== undefined && editor.reveal(d.start, d.end ?? d.start)))
@@ -178,7 +218,7 @@ function build(session: Session, compiler: SolidityCompiler, deployments: Deploy
     const chosen = (): CompiledContract => deployable.find((c) => c.name === contractSelect.value) ?? deployable[0]
     const showArguments = () => {
       const constructor = chosen().abi.find((item): item is AbiConstructor => item.type === 'constructor')
-      const defaults = chosen() === main ? (compiled?.example.constructorArgs ?? {}) : {}
+      const defaults = chosen() === main ? (compiled?.constructorArgs ?? {}) : {}
       fields = argumentFields(constructor?.inputs ?? [], constructor?.stateMutability === 'payable', defaults)
       argumentsBox.replaceChildren(constructor && constructor.inputs.length > 0 ? h('p', { class: 'hint' }, 'Constructor arguments') : '', fields.element)
     }
@@ -285,6 +325,7 @@ function build(session: Session, compiler: SolidityCompiler, deployments: Deploy
   }
 
   load(example)
+  void workspace.load().then(showFiles, (error: unknown) => console.warn('the workspace could not be read:', error))
   const elements = [
     h('h2', {}, 'Contracts'),
     h('p', { class: 'hint' }, `Solidity compiled in this page (solc in a worker, for the ${EVM_VERSION} EVM the node runs), deployed from a dev account, then called from forms built from the ABI.`),
@@ -292,7 +333,8 @@ function build(session: Session, compiler: SolidityCompiler, deployments: Deploy
       'section',
       { class: 'card', 'aria-labelledby': 'contracts-source-heading' },
       h('h3', { id: 'contracts-source-heading' }, 'Source'),
-      h('div', { class: 'row' }, field('Example', exampleSelect)),
+      h('div', { class: 'row' }, field('File', exampleSelect)),
+      files.element,
       h('div', { class: 'field' }, sourceLabel, editor.textarea, editor.position, sourceHint),
       h('div', { class: 'actions' }, compileButton, restoreButton, progress, compilerStatus),
       keptBar,

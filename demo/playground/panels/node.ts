@@ -6,6 +6,7 @@
  */
 import { impersonation } from '../accounts/impersonation.ts'
 import { aboutSection } from '../node/about.ts'
+import { readDevSettings } from '../node/devSettings.ts'
 import { miningSection } from '../node/mining.ts'
 import { resetSection } from '../node/reset.ts'
 import { snapshotsSection } from '../node/snapshots.ts'
@@ -25,13 +26,22 @@ export const nodePanel: Panel = {
   mount(root, session) {
     const about = aboutSection(session)
     const mining = miningSection(session)
-    const snapshots = snapshotsSection(session)
+    // Snapshots and the clock offset as the node keeps them (mining reads its own part).
+    const refreshSettings = (): Promise<void> =>
+      readDevSettings(session).then(
+        (settings) => {
+          snapshots.show(settings.snapshots)
+          time.showOffset(settings.timeOffsetSeconds)
+        },
+        () => {},
+      )
+    const snapshots = snapshotsSection(session, refreshSettings)
     const time = timeSection(session, async () => {
       await session.request('evm_mine')
     })
     const storage = storageSection()
     const reset = resetSection(session, () => {
-      snapshots.forgetAll()
+      void refreshSettings()
       void impersonation(session).refresh()
     })
 
@@ -40,21 +50,22 @@ export const nodePanel: Panel = {
       h('div', { class: 'node-grid' }, mining.element, snapshots.element, time.element, about.element, storage.element, reset),
     )
 
-    // A reload, or this tab taking the chain over, starts the node on its default mode.
-    void mining.restore()
+    // The node keeps its dev settings with the chain: a reload or a takeover shows them as read.
     session.onRole(() => {
       about.refresh()
-      void mining.restore()
+      void refreshSettings()
     })
 
     refreshNow = () => {
       about.refresh()
       void mining.refresh()
+      void refreshSettings()
       void storage.refresh()
     }
     session.onHead((head) => {
       time.showHead(head.number, head.timestamp)
       void mining.refresh()
+      void refreshSettings()
     })
     session
       .request<{ number: string; timestamp: string }>('eth_getBlockByNumber', ['latest', false])

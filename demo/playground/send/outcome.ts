@@ -1,6 +1,6 @@
 /**
  * What became of a sent transaction: its hash (to the explorer and its trace), then, once it is in
- * a block, status, block, gas used and fee. Under manual or interval mining the receipt comes
+ * a block, status, block, gas used and fee, and what it printed with console.log. Under manual or interval mining the receipt comes
  * later, so the view waits for new heads until the transaction is mined.
  */
 import { formatEther } from 'viem'
@@ -9,6 +9,8 @@ import { h } from '../ui/dom.ts'
 import { failureView } from '../ui/errors.ts'
 import { explorerHref, traceHref } from '../ui/links.ts'
 import { failureReason } from '../traces/failureReason.ts'
+import { transactionLines } from '../consoleLog/printed.ts'
+import { consoleLogView } from '../consoleLog/view.ts'
 
 interface Receipt {
   status: Hex
@@ -79,6 +81,9 @@ export function transactionOutcome(session: Session, hash: Hex, testid = 'tx-out
         const reason = await failureReason(session, hash).catch(() => undefined)
         status.append(reason === undefined ? ' (see the trace for why)' : h('span', { testid: 'tx-revert-reason' }, `: ${reason}`))
       }
+      // A transfer to a contract can print too (its receive or fallback function).
+      const printed = consoleLogView(await transactionLines(session, hash))
+      if (printed) element.insertBefore(printed, problem)
     } catch (error) {
       problem.replaceChildren(failureView(error, 'tx-receipt-error'))
     }

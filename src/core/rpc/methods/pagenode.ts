@@ -1,3 +1,5 @@
+import { bigIntToHex } from '@ethereumjs/util'
+import type { Node } from '../../node.ts'
 import { method, type MethodTable } from '../method.ts'
 import { hash } from '../params.ts'
 
@@ -10,4 +12,19 @@ export const pagenodeMethods: MethodTable = {
     const mined = node.chain.transaction(txHash)
     return mined ? (mined.consoleLogs ?? []) : null
   }),
+  // The dev-node settings the node keeps with its chain (src/core/dev/persistedSettings.ts), for
+  // a UI to show what a reload restored: no standard method reads the interval's length, the
+  // clock's offset or the snapshots taken.
+  pagenode_devSettings: method([], (node) => devSettings(node)),
+}
+
+function devSettings(node: Node) {
+  const mining = node.mining.current
+  return {
+    mining: mining.mode === 'interval' ? { mode: mining.mode, intervalSeconds: mining.intervalMs / 1000 } : { mode: mining.mode },
+    timeOffsetSeconds: Number(node.clock.offsetSeconds),
+    impersonatedAccounts: node.impersonation.list(),
+    autoImpersonate: node.impersonation.auto,
+    snapshots: node.snapshots.all().taken.map(([id, snapshot]) => ({ id: bigIntToHex(id), blockNumber: bigIntToHex(snapshot.head), blockHash: snapshot.headHash, takenAt: snapshot.clock.atMs })),
+  }
 }

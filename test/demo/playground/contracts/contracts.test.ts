@@ -1,39 +1,42 @@
 /**
  * The Contracts panel's logic without a browser: the examples compile cleanly with the pinned
- * solc and run on the node (mint, transfer, revert reasons, an L2→L1 message), form text becomes
+ * solc and run on the node (mint, transfer, revert reasons, an L2→L1 message, console.log), form text becomes
  * ABI values with clear errors, and compiler positions are in the editor's characters.
  */
 import { createRequire } from 'node:module'
 import { describe, expect, test } from 'vitest'
-import { encodeDeployData, encodeFunctionData, getAddress as checksum, type Abi, type AbiParameter, type Hex } from 'viem'
+import { decodeFunctionResult, encodeDeployData, encodeFunctionData, getAddress as checksum, type Abi, type AbiParameter, type Hex } from 'viem'
 import { createNode } from '../../../../src/core/node.ts'
 import { ArgumentError, parseArgument, parseValue } from '../../../../demo/playground/contracts/abiInput.ts'
 import { decodeLog, revertReason } from '../../../../demo/playground/contracts/abiOutput.ts'
 import { mainContract, readSolcOutput, standardInput, type CompiledContract } from '../../../../demo/playground/contracts/compiler.ts'
 import { EXAMPLES } from '../../../../demo/playground/contracts/examples.ts'
+import { gatherSources } from '../../../../demo/playground/contracts/imports.ts'
+import { readLibrary } from '../../../support/solidityLibraries.ts'
 
 /** solc-js (no type declarations): the same compiler, in Node, the worker loads in the page. */
 const solc = createRequire(import.meta.url)('solc') as { compile(input: string): string }
 
-function compile(file: string, source: string) {
-  return readSolcOutput(JSON.parse(solc.compile(JSON.stringify(standardInput({ [file]: { content: source } })))), file, source)
+/** With its imports gathered as the page does (the Greeter imports Hardhat's console.sol). */
+async function compile(file: string, source: string) {
+  return readSolcOutput(JSON.parse(solc.compile(JSON.stringify(standardInput(await gatherSources(file, source, readLibrary))))), file, source)
 }
 
-const example = (id: string) => {
+const example = async (id: string) => {
   const found = EXAMPLES.find((e) => e.id === id)!
-  const { contracts, diagnostics } = compile(found.file, found.source)
+  const { contracts, diagnostics } = await compile(found.file, found.source)
   return { ...found, contract: mainContract(contracts, found.source)!, diagnostics }
 }
 
 describe('examples', () => {
-  test.each(EXAMPLES.map((e) => e.id))('%s compiles without errors or warnings', (id) => {
-    const { diagnostics, contract } = example(id)
+  test.each(EXAMPLES.map((e) => e.id))('%s compiles without errors or warnings', async (id) => {
+    const { diagnostics, contract } = await example(id)
     expect(diagnostics).toEqual([])
     expect(contract.bytecode.length).toBeGreaterThan(2)
   })
 
-  test('the main contract is the deployable one declared last, not the interface before it', () => {
-    expect(example('l1-notifier').contract.name).toBe('L1Notifier')
+  test('the main contract is the deployable one declared last, not the interface before it', async () => {
+    expect((await example('l1-notifier')).contract.name).toBe('L1Notifier')
   })
 
   test('they run on the node: the supply is minted to the deployer, reverts decode, the message reaches the L2→L1 logs', async () => {
@@ -51,7 +54,7 @@ describe('examples', () => {
     }
     const failure = (promise: Promise<unknown>) => promise.then(() => expect.unreachable(), (error: { code: number; data: unknown }) => error)
 
-    const token = example('token')
+    const token = await example('token')
     const tokenAddress = await deploy(token.contract, ['Playground Token', 'PLAY', BigInt(token.constructorArgs.supply)])
     expect(BigInt(await call(token.contract.abi, tokenAddress, 'balanceOf', [from]))).toBe(BigInt(token.constructorArgs.supply))
     const transfer = await transact(token.contract.abi, tokenAddress, 'transfer', [to, 250n])
@@ -62,19 +65,39 @@ describe('examples', () => {
     expect(tooMuch.code).toBe(3)
     expect(revertReason(token.contract.abi, tooMuch.data)).toBe(`InsufficientBalance(account: ${checksum(to)}, balance: 250, needed: 251)`)
 
-    const counter = example('counter')
+    const counter = await example('counter')
     const counterAddress = await deploy(counter.contract)
     const zero = await failure(transact(counter.contract.abi, counterAddress, 'set', [0n]))
     expect(zero.code).toBe(3)
     expect(revertReason(counter.contract.abi, zero.data)).toBe('Counter: value must be positive')
     expect(revertReason(counter.contract.abi, (await failure(transact(counter.contract.abi, counterAddress, 'set', [2_000_000n]))).data)).toBe('TooLarge(value: 2000000, max: 1000000)')
 
-    const notifier = example('l1-notifier')
+    const notifier = await example('l1-notifier')
     const notifierAddress = await deploy(notifier.contract)
     const sent = await transact(notifier.contract.abi, notifierAddress, 'notify', ['hello L1'])
     expect(sent.status).toBe('0x1')
     expect(sent.l2ToL1Logs).toHaveLength(1)
     expect(sent.logs.map((log) => decodeLog(notifier.contract.abi, log).name)).toEqual(['L1MessageSent', 'Notified'])
+    await node.close()
+  })
+
+  test('the Greeter prints with console.log in its constructor, a transaction and a view call', async () => {
+    const node = await createNode({})
+    const request = <T>(method: string, params: unknown[]) => node.request({ method, params }) as Promise<T>
+    const calls: string[][] = []
+    node.on('consoleLog', (output) => {
+      if (output.kind === 'call') calls.push(output.lines)
+    })
+    const [from] = await request<Hex[]>('eth_accounts', [])
+    const { contract, constructorArgs } = await example('greeter')
+    const deployment = await request<Hex>('eth_sendTransaction', [{ from, data: encodeDeployData({ abi: contract.abi, bytecode: contract.bytecode, args: [constructorArgs.greeting_] }) }])
+    expect(await request('pagenode_consoleLogs', [deployment])).toEqual(['Deploying a Greeter with greeting: Hello'])
+    const address = (await request<{ contractAddress: Hex }>('eth_getTransactionReceipt', [deployment])).contractAddress
+    const set = await request<Hex>('eth_sendTransaction', [{ from, to: address, data: encodeFunctionData({ abi: contract.abi, functionName: 'setGreeting', args: ['Hi'] }) }])
+    expect(await request('pagenode_consoleLogs', [set])).toEqual(["Changing the greeting from 'Hello' to 'Hi'"])
+    const greeting = await request<Hex>('eth_call', [{ from, to: address, data: encodeFunctionData({ abi: contract.abi, functionName: 'greet', args: ['Ada'] }) }, 'latest'])
+    expect(decodeFunctionResult({ abi: contract.abi, functionName: 'greet', data: greeting })).toBe('Hi, Ada!')
+    expect(calls).toEqual([[`greet(Ada) called by ${from}`]])
     await node.close()
   })
 })
@@ -139,9 +162,9 @@ describe('form text to ABI values', () => {
 })
 
 describe('compiler messages', () => {
-  test('positions are lines and columns of the text as edited, non-ASCII before them included', () => {
+  test('positions are lines and columns of the text as edited, non-ASCII before them included', async () => {
     const source = '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.24;\n// héllo wörld ✓\ncontract A {\n    uint x = 1\n}\n'
-    const { diagnostics, contracts } = compile('A.sol', source)
+    const { diagnostics, contracts } = await compile('A.sol', source)
     expect(contracts).toEqual([])
     expect(diagnostics).toHaveLength(1)
     const [error] = diagnostics
@@ -149,9 +172,9 @@ describe('compiler messages', () => {
     expect(source.slice(error.start, error.end)).toBe('}')
   })
 
-  test('errors come before warnings', () => {
+  test('errors come before warnings', async () => {
     const source = 'pragma solidity ^0.8.24;\ncontract A { function f() public { uint unused; } function g() public { undefinedName(); } }\n'
-    const { diagnostics } = compile('A.sol', source)
+    const { diagnostics } = await compile('A.sol', source)
     expect(diagnostics.map((d) => d.severity)).toEqual(['error', 'warning'])
   })
 })

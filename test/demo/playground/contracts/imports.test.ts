@@ -1,19 +1,17 @@
 /**
  * Gathering a compilation's sources: import paths read from Solidity, relative ones resolved,
  * library files fetched transitively, anything else refused by name; and an ERC-20 built on
- * OpenZeppelin Contracts (read from node_modules, as the site ships them) compiled by the pinned solc.
+ * OpenZeppelin Contracts (read from node_modules, as the site ships them) compiled by the pinned
+ * solc. (Hardhat's console.sol is compiled with the Greeter example: contracts.test.ts.)
  */
-import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { readSolcOutput, standardInput } from '../../../../demo/playground/contracts/compiler.ts'
 import { gatherSources, ImportError, importPaths, resolveImport } from '../../../../demo/playground/contracts/imports.ts'
+import { readLibrary } from '../../../support/solidityLibraries.ts'
 
 const require = createRequire(import.meta.url)
 const solc = require('solc') as { compile(input: string): string }
-const ozDir = dirname(require.resolve('@openzeppelin/contracts/package.json'))
-const readLibrary = (path: string) => readFile(join(ozDir, path.slice('@openzeppelin/contracts/'.length)), 'utf8')
 
 describe('import paths', () => {
   test('every form of import, comments left out', () => {
@@ -40,9 +38,26 @@ describe('gathering sources', () => {
     expect(contracts[0].bytecode.length).toBeGreaterThan(1000)
   }, 60_000)
 
+  test("the workspace's own files import one another by name, relative or not, and compile together", async () => {
+    const own: Record<string, string> = {
+      'Base.sol': '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.20;\nimport {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";\nabstract contract Base is Ownable { uint256 public value; }\n',
+      'lib/Math.sol': '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.20;\nlibrary Math2 { function twice(uint256 x) internal pure returns (uint256) { return 2 * x; } }\n',
+    }
+    const source = '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.20;\nimport {Base} from "./Base.sol";\nimport {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";\nimport "lib/Math.sol";\ncontract Main is Base {\n  constructor() Ownable(msg.sender) {}\n  function set(uint256 x) external onlyOwner { value = Math2.twice(x); }\n}\n'
+    const sources = await gatherSources('Main.sol', source, readLibrary, (path) => own[path])
+    expect(Object.keys(sources).sort()).toEqual(['@openzeppelin/contracts/access/Ownable.sol', '@openzeppelin/contracts/utils/Context.sol', 'Base.sol', 'Main.sol', 'lib/Math.sol'])
+    const { contracts, diagnostics } = readSolcOutput(JSON.parse(solc.compile(JSON.stringify(standardInput(sources)))), 'Main.sol', source)
+    expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([])
+    expect(contracts.map((c) => c.name)).toEqual(['Main'])
+    // A name the workspace does not have (a file renamed away) is refused, naming it.
+    await expect(gatherSources('Main.sol', source, readLibrary, (path) => (path === 'Base.sol' ? undefined : own[path]))).rejects.toThrow('Main.sol imports Base.sol: not a file the playground has.')
+  }, 60_000)
+
   test('an import of a file the playground does not have is refused, naming it', async () => {
     await expect(gatherSources('Main.sol', 'import "./Other.sol";', readLibrary)).rejects.toThrow(ImportError)
-    await expect(gatherSources('Main.sol', 'import "./Other.sol";', readLibrary)).rejects.toThrow('Main.sol imports Other.sol: not a file the playground has. It ships @openzeppelin/contracts/… for import')
+    await expect(gatherSources('Main.sol', 'import "./Other.sol";', readLibrary)).rejects.toThrow('Main.sol imports Other.sol: not a file the playground has. It ships @openzeppelin/contracts/…, hardhat/console.sol for import')
+    // Of the hardhat package, only console.sol is shipped.
+    await expect(gatherSources('Main.sol', 'import "hardhat/sample-projects/javascript/contracts/Lock.sol";', readLibrary)).rejects.toThrow('Main.sol imports hardhat/sample-projects/javascript/contracts/Lock.sol: not a file the playground has')
     await expect(gatherSources('Main.sol', 'import "@openzeppelin/contracts/Nope.sol";', readLibrary)).rejects.toThrow(/^Main.sol imports @openzeppelin\/contracts\/Nope.sol, which could not be read: ENOENT/)
   })
 })
