@@ -25,7 +25,6 @@ import { fastCryptoSettled, loadFastCrypto } from './exec/fastCrypto.ts'
 import { createGenesis } from './exec/genesis.ts'
 import type { SignedTransaction } from './exec/rawTransaction.ts'
 import { StateMachine, type Sandbox } from './exec/stateMachine.ts'
-import { checkPaymaster } from './rollup/paymaster.ts'
 import { checkCreationBytecode } from './rollup/eraVmBytecode.ts'
 import { handleJsonRpc, handleJsonRpcText, type JsonRpcResponse } from './rpc/envelope.ts'
 import { methods } from './rpc/methods/index.ts'
@@ -257,8 +256,8 @@ export class Node {
 
   /** Checks a transaction against the head and the pool (geth's rules); throws why it is refused. */
   async admit(signed: SignedTransaction): Promise<void> {
-    checkPaymaster(signed)
     checkCreationBytecode(signed)
+    const paymaster = signed.eip712?.paymaster?.address
     checkAdmission(signed, {
       pool: this.pool,
       isMined: (hash) => this.chain.hasTransaction(hash as PrefixedHexString),
@@ -266,6 +265,7 @@ export class Node {
       baseFeePerGas: this.params.baseFee(),
       minGasPrice: this.params.minGasPrice,
       blockGasLimit: this.params.gasLimit,
+      paymaster: paymaster && { address: paymaster, account: await this.miner.headAccount(paymaster) },
     })
   }
 
