@@ -1,5 +1,6 @@
 import type { Common } from '@ethereumjs/common'
 import { Account, createAddressFromString, hexToBytes, type PrefixedHexString } from '@ethereumjs/util'
+import { bootloaderView, validatePaymaster } from './exec/bootloader.ts'
 import { checkAdmission } from './chain/admission.ts'
 import { BatchPolicy } from './chain/batches.ts'
 import { BlockParams } from './chain/blockParams.ts'
@@ -267,6 +268,18 @@ export class Node {
       blockGasLimit: this.params.gasLimit,
       paymaster: paymaster && { address: paymaster, account: await this.miner.headAccount(paymaster) },
     })
+    if (paymaster) await this.validatePaymasterAtHead(signed)
+  }
+
+  /**
+   * A paymaster's validation run on the head's state, as ZKsync validates before it accepts: a
+   * paymaster that refuses (or an approval that fails) is answered now with its reason instead
+   * of the transaction being dropped when mined. Within eth_call's time limit.
+   */
+  private async validatePaymasterAtHead(signed: SignedTransaction): Promise<void> {
+    const head = this.chain.head
+    const sandbox = await this.sandbox(head)
+    await sandbox.runTimed(this.config.limits.evmTimeoutMs, 'call', (vm) => validatePaymaster(vm, this.callContext(head, true), bootloaderView(signed)!))
   }
 
   /**
