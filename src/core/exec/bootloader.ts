@@ -20,7 +20,8 @@
  */
 import type { Block } from '@ethereumjs/block'
 import type { EVMResult } from '@ethereumjs/evm'
-import { Account, bytesToHex, createAddressFromString, equalsBytes, hexToBytes, type Address } from '@ethereumjs/util'
+import { Account, createAddressFromString, equalsBytes, hexToBytes, type Address } from '@ethereumjs/util'
+import { bytesToHex } from '../hexText.ts'
 import { Bloom, type RunTxResult, type VM } from '@ethereumjs/vm'
 import { TransactionRejectedError } from '../errors.ts'
 import {
