@@ -181,3 +181,51 @@ describe("viem's zksync actions", () => {
     expect(await publicClient.getTransactionCount({ address: account.address })).toBe(2)
   })
 })
+
+describe('estimates and the detailed output', () => {
+  test("zks_estimateFee and eth_estimateGas with paymasterParams add the paymaster's steps, and the estimate is enough", async () => {
+    const provider = zksyncProvider(node)
+    const funder = zksyncWallet(node, 0, provider)
+    const paymaster = await deployFixture(funder, 'GeneralPaymaster')
+    const paymasterAddress = await paymaster.getAddress()
+    await (await funder.transfer({ to: paymasterAddress, amount: 10n ** 18n })).wait()
+    const user = emptyWallet(node)
+    const paymasterParams = utils.getPaymasterParams(paymasterAddress, { type: 'General', innerInput: '0x' })
+    const call = { from: user.address, to: funder.address, data: '0x' }
+    const plain = await provider.estimateFee(call)
+    const paid = await provider.estimateFee({ ...call, customData: { gasPerPubdata: utils.DEFAULT_GAS_PER_PUBDATA_LIMIT, paymasterParams } })
+    expect(plain.gasLimit).toBe(21_000n)
+    // The validation (a payment to 0x…8001, an event) and postTransaction cost more than nothing.
+    expect(paid.gasLimit).toBeGreaterThan(plain.gasLimit + 10_000n)
+    const estimated = await provider.estimateGas({ ...call, customData: { gasPerPubdata: utils.DEFAULT_GAS_PER_PUBDATA_LIMIT, paymasterParams } })
+    expect(estimated).toBe(paid.gasLimit)
+
+    const sent = await user.sendTransaction({ to: funder.address, gasLimit: estimated, customData: { gasPerPubdata: utils.DEFAULT_GAS_PER_PUBDATA_LIMIT, paymasterParams } })
+    const receipt = (await sent.wait())!
+    expect(receipt.status).toBe(1)
+    expect(receipt.gasUsed).toBeLessThanOrEqual(estimated)
+
+    // A paymaster that refuses fails the estimate with its reason.
+    const unfunded = await deployFixture(funder, 'GeneralPaymaster')
+    const refused = utils.getPaymasterParams(await unfunded.getAddress(), { type: 'General', innerInput: '0x' })
+    await expect(provider.estimateFee({ ...call, customData: { gasPerPubdata: utils.DEFAULT_GAS_PER_PUBDATA_LIMIT, paymasterParams: refused } })).rejects.toThrow(
+      /Paymaster validation error: the paymaster could not pay the bootloader/,
+    )
+  })
+
+  test("zks_sendRawTransactionWithDetailedOutput runs the paymaster's steps: their events are in its output", async () => {
+    const provider = zksyncProvider(node)
+    const funder = zksyncWallet(node, 0, provider)
+    const paymaster = await deployFixture(funder, 'GeneralPaymaster')
+    const paymasterAddress = await paymaster.getAddress()
+    await (await funder.transfer({ to: paymasterAddress, amount: 10n ** 18n })).wait()
+    const user = emptyWallet(node)
+    const paymasterParams = utils.getPaymasterParams(paymasterAddress, { type: 'General', innerInput: '0x' })
+    const raw = await user.signTransaction(
+      await user.populateTransaction({ to: funder.address, customData: { gasPerPubdata: utils.DEFAULT_GAS_PER_PUBDATA_LIMIT, paymasterParams } }),
+    )
+    const output = await rpc(node)<{ events: { address: string; topics: string[]; data: string }[] }>('zks_sendRawTransactionWithDetailedOutput', raw)
+    expect(output.events.map((event) => paymaster.interface.parseLog(event)?.name)).toEqual(['Paid', 'PostTransaction'])
+    expect(await provider.getTransactionCount(user.address)).toBe(1)
+  })
+})
