@@ -6,7 +6,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { zksyncInMemoryNode } from 'viem/chains'
 import { eip712WalletActions, getApprovalBasedPaymasterInput, getGeneralPaymasterInput } from 'viem/zksync'
 import type { Node } from '../../../src/core/node.ts'
-import { artifacts, DEV, eip1193, rpc, startNode } from '../../support/chain.ts'
+import { artifacts, DEV, eip1193, mineBlock, rpc, startNode } from '../../support/chain.ts'
 import { zksyncProvider, zksyncWallet } from '../../support/zksync.ts'
 
 const BOOTLOADER = '0x0000000000000000000000000000000000008001'
@@ -98,6 +98,27 @@ describe('a General paymaster (zksync-ethers)', () => {
     expect(await user.provider.getTransactionCount(user.address)).toBe(0)
     expect(await probe.getFunction('value')()).toBe(0n)
   })
+})
+
+test('a paymaster that can no longer pay when the block is mined: the transaction is dropped and nothing of it stays', async () => {
+  const manual = await startNode({ mining: { mode: 'manual' } })
+  const provider = zksyncProvider(manual)
+  const funder = zksyncWallet(manual, 0, provider)
+  const artifact = artifacts.GeneralPaymaster as { abi: InterfaceAbi; bytecode: string }
+  const deployment = await funder.sendTransaction({ ...(await new ContractFactory(artifact.abi, artifact.bytecode).getDeployTransaction()), type: 2 })
+  await mineBlock(manual)
+  const paymasterAddress = (await provider.getTransactionReceipt(deployment.hash))!.contractAddress!
+  await rpc(manual)('hardhat_setBalance', paymasterAddress, '0xde0b6b3a7640000')
+  const user = emptyWallet(manual)
+  const paymasterParams = utils.getPaymasterParams(paymasterAddress, { type: 'General', innerInput: '0x' })
+  const sent = await user.sendTransaction({ to: DEV[1].address, gasLimit: 200_000n, customData: { gasPerPubdata: utils.DEFAULT_GAS_PER_PUBDATA_LIMIT, paymasterParams } })
+  // Admitted (its validation passed on the head's state), then the paymaster is emptied.
+  expect(await rpc(manual)('eth_getTransactionByHash', sent.hash)).not.toBeNull()
+  await rpc(manual)('hardhat_setBalance', paymasterAddress, '0x0')
+  await mineBlock(manual)
+  expect(await rpc(manual)('eth_getTransactionReceipt', sent.hash)).toBeNull()
+  expect(await provider.getTransactionCount(user.address)).toBe(0)
+  expect(await provider.getBalance('0x0000000000000000000000000000000000008001')).toBe(0n)
 })
 
 describe('an ApprovalBased paymaster (zksync-ethers)', () => {
