@@ -227,7 +227,8 @@ function toSigned({ raw, fields, factoryDepHashes, signature, hash }: Omit<Eip71
       factoryDeps: fields.factoryDeps,
       factoryDepHashes,
       signature,
-      paymaster: fields.paymaster.length > 0 ? { address: bytesToHex(fields.paymaster), input: fields.paymasterInput } : undefined,
+      // The zero address is no paymaster, as for ZKsync's bootloader (and the signed digest, where both are 0).
+      paymaster: fields.paymaster.some((byte) => byte !== 0) ? { address: bytesToHex(fields.paymaster), input: fields.paymasterInput } : undefined,
     },
   }
 }

@@ -102,7 +102,10 @@ function parsePaymasterParams(value: unknown): CallRequest['paymaster'] {
   const meta = parseObject(value)
   if (meta.paymasterParams === undefined || meta.paymasterParams === null) return undefined
   const params = parseObject(meta.paymasterParams)
-  return { address: field(params, 'paymaster', parseAddress), input: field(params, 'paymasterInput', parseByteList) }
+  const address = field(params, 'paymaster', parseAddress)
+  // The zero address is no paymaster, as in a signed 0x71 transaction.
+  if (/^0x0{40}$/.test(address)) return undefined
+  return { address, input: field(params, 'paymasterInput', parseByteList) }
 }
 
 function parseByteList(value: unknown): Uint8Array {

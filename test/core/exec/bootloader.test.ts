@@ -121,6 +121,16 @@ test('a paymaster that can no longer pay when the block is mined: the transactio
   expect(await provider.getBalance('0x0000000000000000000000000000000000008001')).toBe(0n)
 })
 
+test('a signed zero-address paymaster is no paymaster: the account pays, as on ZKsync', async () => {
+  const provider = zksyncProvider(node)
+  const wallet = zksyncWallet(node, 0, provider)
+  const before = await provider.getBalance(wallet.address)
+  const paymasterParams = { paymaster: '0x0000000000000000000000000000000000000000', paymasterInput: new Uint8Array() }
+  const receipt = (await (await wallet.sendTransaction({ to: DEV[1].address, value: 1n, gasLimit: 100_000n, customData: { paymasterParams } })).wait())!
+  expect(receipt.status).toBe(1)
+  expect(before - (await provider.getBalance(wallet.address))).toBe(1n + receipt.gasUsed * receipt.gasPrice)
+})
+
 describe('an ApprovalBased paymaster (zksync-ethers)', () => {
   test('the account approves the paymaster for the token before its validation, and pays its fee in the token', async () => {
     const provider = zksyncProvider(node)
