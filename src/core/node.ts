@@ -1,5 +1,6 @@
 import type { Common } from '@ethereumjs/common'
 import { Account, createAddressFromString, hexToBytes, type PrefixedHexString } from '@ethereumjs/util'
+import { bootloaderView, validatePaymaster } from './exec/bootloader.ts'
 import { checkAdmission } from './chain/admission.ts'
 import { BatchPolicy } from './chain/batches.ts'
 import { BlockParams } from './chain/blockParams.ts'
@@ -25,7 +26,6 @@ import { fastCryptoSettled, loadFastCrypto } from './exec/fastCrypto.ts'
 import { createGenesis } from './exec/genesis.ts'
 import type { SignedTransaction } from './exec/rawTransaction.ts'
 import { StateMachine, type Sandbox } from './exec/stateMachine.ts'
-import { checkPaymaster } from './rollup/paymaster.ts'
 import { checkCreationBytecode } from './rollup/eraVmBytecode.ts'
 import { handleJsonRpc, handleJsonRpcText, type JsonRpcResponse } from './rpc/envelope.ts'
 import { methods } from './rpc/methods/index.ts'
@@ -257,8 +257,8 @@ export class Node {
 
   /** Checks a transaction against the head and the pool (geth's rules); throws why it is refused. */
   async admit(signed: SignedTransaction): Promise<void> {
-    checkPaymaster(signed)
     checkCreationBytecode(signed)
+    const paymaster = signed.eip712?.paymaster?.address
     checkAdmission(signed, {
       pool: this.pool,
       isMined: (hash) => this.chain.hasTransaction(hash as PrefixedHexString),
@@ -266,7 +266,20 @@ export class Node {
       baseFeePerGas: this.params.baseFee(),
       minGasPrice: this.params.minGasPrice,
       blockGasLimit: this.params.gasLimit,
+      paymaster: paymaster && { address: paymaster, account: await this.miner.headAccount(paymaster) },
     })
+    if (paymaster) await this.validatePaymasterAtHead(signed)
+  }
+
+  /**
+   * A paymaster's validation run on the head's state, as ZKsync validates before it accepts: a
+   * paymaster that refuses (or an approval that fails) is answered now with its reason instead
+   * of the transaction being dropped when mined. Within eth_call's time limit.
+   */
+  private async validatePaymasterAtHead(signed: SignedTransaction): Promise<void> {
+    const head = this.chain.head
+    const sandbox = await this.sandbox(head)
+    await sandbox.runTimed(this.config.limits.evmTimeoutMs, 'call', (vm) => validatePaymaster(vm, this.callContext(head, true), bootloaderView(signed)!))
   }
 
   /**

@@ -14,6 +14,8 @@ export interface AdmissionContext {
   /** The node's price floor (anvil_setMinGasPrice); 0 when the base fee is the only one. */
   minGasPrice?: bigint
   blockGasLimit: bigint
+  /** The paymaster of a 0x71 transaction that names one, and its account at the head: it pays the fee. */
+  paymaster?: { address: string; account: Account | undefined }
 }
 
 /** Replacing a pooled transaction needs both fee caps raised by at least this (geth's default). */
@@ -50,9 +52,15 @@ export function checkAdmission(signed: SignedTransaction, ctx: AdmissionContext)
     throw new TransactionRejectedError(`transaction underpriced: gas fee cap ${feeCap}, minimum needed ${ctx.minGasPrice}`)
   }
 
+  const fee = tx.gasLimit * feeCap
   const balance = ctx.account?.balance ?? 0n
-  const cost = tx.gasLimit * feeCap + tx.value
+  // With a paymaster the account pays the value and the paymaster the fee (exec/bootloader.ts).
+  const cost = ctx.paymaster ? tx.value : fee + tx.value
   if (balance < cost) throw new InsufficientFundsError(from, balance, cost)
+  if (ctx.paymaster) {
+    const paymasterBalance = ctx.paymaster.account?.balance ?? 0n
+    if (paymasterBalance < fee) throw new InsufficientFundsError(ctx.paymaster.address, paymasterBalance, fee)
+  }
 
   const occupant = ctx.pool.atNonce(from, tx.nonce)
   if (occupant && !outbids(tx, occupant.tx)) {

@@ -9,6 +9,7 @@ import { keccak256 } from './fastCrypto.ts'
 import { orderedTrieRoot } from './orderedTrie.ts'
 import { transactionBytes, transactionType, type SignedTransaction } from './rawTransaction.ts'
 import { runFromAnySender } from './senderCode.ts'
+import { runAsBootloader } from './bootloader.ts'
 
 /** The header fields the node chooses for a new block; roots and gas come from execution. */
 export interface BlockTemplate {
@@ -140,8 +141,8 @@ export async function produceBlock<T extends SignedTransaction>(
       try {
         // A sender with code is accepted, as anvil and Hardhat accept it (see runFromAnySender).
         const { value: result, lines } = await captureConsole(vm, () =>
-          runFromAnySender(vm, signed.tx.getSenderAddress(), () =>
-            runTx(vm, { tx: signed.tx, block: context, blockGasUsed: gasUsed, skipHardForkValidation: true }),
+          runAsBootloader(vm, context, signed, (tx) =>
+            runFromAnySender(vm, tx.getSenderAddress(), () => runTx(vm, { tx, block: context, blockGasUsed: gasUsed, skipHardForkValidation: true })),
           ),
         )
         gasUsed += result.totalGasSpent

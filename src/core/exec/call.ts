@@ -38,6 +38,11 @@ export interface CallRequest {
   type?: number
   /** Must be the node's (checked where the node is known: callSandbox.ts). */
   chainId?: bigint
+  /**
+   * A 0x71 call's `eip712Meta.paymasterParams`: estimates add the paymaster's validation
+   * (exec/bootloader.ts), and the account pays no fee.
+   */
+  paymaster?: { address: PrefixedHexString; input: Uint8Array }
 }
 
 export interface RunCallOptions {

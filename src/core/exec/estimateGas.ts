@@ -1,14 +1,18 @@
 import type { Block } from '@ethereumjs/block'
 import { EVMError } from '@ethereumjs/evm'
-import { createAddressFromString, KECCAK256_NULL, equalsBytes } from '@ethereumjs/util'
+import { createAddressFromString, KECCAK256_NULL, equalsBytes, hexToBytes } from '@ethereumjs/util'
 import type { RunTxResult, VM } from '@ethereumjs/vm'
 import type { BlockRef } from '../chain/chain.ts'
 import { ExecutionError, GasLimitTooLowError } from '../errors.ts'
 import { assertSuccess, runCall, type CallRequest, type StateOverrides } from './call.ts'
 import { inCallSandbox, type CallHost } from './callSandbox.ts'
+import { postTransaction, validatePaymaster, type PaymasterView } from './bootloader.ts'
 
 const TRANSFER_GAS = 21_000n
 const CALL_STIPEND = 2_300n
+const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000'
+/** zksync-ethers' and viem's default gasPerPubdata (utils.DEFAULT_GAS_PER_PUBDATA_LIMIT). */
+const DEFAULT_GAS_PER_PUBDATA = 50_000n
 /** geth stops bisecting once the window is within 1.5% of the answer. */
 const ERROR_RATIO_PERMILLE = 15n
 
@@ -17,7 +21,50 @@ const ERROR_RATIO_PERMILLE = 15n
  * eth_sendTransaction's missing gas are the same).
  */
 export function estimateGasAt(host: CallHost, request: CallRequest, ref: BlockRef, overrides: StateOverrides | undefined): Promise<bigint> {
-  return inCallSandbox(host, ref, request, overrides, ({ vm, context, gas }) => estimateGas(vm, context, request, gas))
+  return inCallSandbox(host, ref, request, overrides, ({ vm, context, gas }) =>
+    request.paymaster ? estimateWithPaymaster(vm, context, request, gas) : estimateGas(vm, context, request, gas),
+  )
+}
+
+/**
+ * A call whose fee a paymaster pays: the call's own estimate (the account pays no fee, so its
+ * balance bounds nothing), plus what the bootloader's steps around it use
+ * (exec/bootloader.ts), run once on the same state within the call's cap: for approvalBased
+ * the approval, the paymaster's validation and payment (for a gas limit of the call's estimate),
+ * and its postTransaction. A paymaster that refuses fails the estimate with its reason, as on ZKsync.
+ */
+async function estimateWithPaymaster(vm: VM, context: Block, request: CallRequest, gas: bigint): Promise<bigint> {
+  const { gasPrice, maxFeePerGas, maxPriorityFeePerGas, ...unpriced } = request
+  const execution = await estimateGas(vm, context, unpriced, gas)
+  const from = request.from ?? ZERO_ADDRESS
+  const view: PaymasterView = {
+    transaction: {
+      from: hexToBytes(from),
+      to: request.to ? hexToBytes(request.to) : new Uint8Array(),
+      gasLimit: execution,
+      gasPerPubdataByteLimit: DEFAULT_GAS_PER_PUBDATA,
+      maxFeePerGas: maxFeePerGas ?? gasPrice ?? context.header.baseFeePerGas ?? 0n,
+      maxPriorityFeePerGas: maxPriorityFeePerGas ?? 0n,
+      paymaster: hexToBytes(request.paymaster!.address),
+      nonce: (await vm.stateManager.getAccount(createAddressFromString(from)))?.nonce ?? 0n,
+      value: request.value ?? 0n,
+      data: request.data ?? new Uint8Array(),
+      signature: new Uint8Array(65),
+      factoryDepHashes: [],
+      paymasterInput: request.paymaster!.input,
+    },
+    txHash: new Uint8Array(32),
+    signedHash: new Uint8Array(32),
+    paymaster: createAddressFromString(request.paymaster!.address),
+  }
+  await vm.evm.journal.checkpoint()
+  try {
+    const validation = await validatePaymaster(vm, context, view, gas)
+    const post = await postTransaction(vm, context, view, validation.context, true, gas - validation.gasUsed)
+    return execution + validation.gasUsed + post.gasUsed
+  } finally {
+    await vm.evm.journal.revert()
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
 import { bigIntToHex, bytesToBigInt, EthereumJSError, type Address, type PrefixedHexString } from '@ethereumjs/util'
 import { bytesToHex } from '../hexText.ts'
 import { runTx, type VM } from '@ethereumjs/vm'
+import { runAsBootloader } from '../exec/bootloader.ts'
 import type { Block } from '@ethereumjs/block'
 import type { SignedTransaction } from '../exec/rawTransaction.ts'
 import { engineMessage } from '../exec/engineMessage.ts'
@@ -36,7 +37,7 @@ export async function simulateTransaction(vm: VM, context: Block, signed: Signed
   }
   let result
   try {
-    result = await runTx(vm, { tx: signed.tx, block: context, skipNonce: true, skipHardForkValidation: true })
+    result = await runAsBootloader(vm, context, signed, (tx) => runTx(vm, { tx, block: context, skipNonce: true, skipHardForkValidation: true }))
   } catch (error) {
     // runTx refuses a transaction with an EthereumJSError; anything else is no refusal (a bug).
     if (!(error instanceof EthereumJSError)) throw error

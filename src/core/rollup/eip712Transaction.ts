@@ -157,9 +157,9 @@ function recoverSigner(digest: Uint8Array, signature: Uint8Array): Uint8Array {
  * The EVM transaction a 0x71 transaction runs as: an unsigned EIP-1559 transaction with the same
  * nonce, fees, gas, target, value and data, whose sender is `from` (docs/ethereumjs-notes.md,
  * "Running a transaction without a signature"). Never put into an @ethereumjs/block: its hash()
- * throws.
+ * throws. The bootloader (exec/bootloader.ts) makes one with the gas its validation left.
  */
-function executableTransaction(fields: DecodedFields, from: PrefixedHexString, common: Common) {
+export function executableTransaction(fields: DecodedFields, from: PrefixedHexString, common: Common) {
   if (fields.maxPriorityFeePerGas > fields.maxFeePerGas) {
     throw new TransactionRejectedError('max priority fee per gas higher than max fee per gas')
   }
@@ -227,7 +227,8 @@ function toSigned({ raw, fields, factoryDepHashes, signature, hash }: Omit<Eip71
       factoryDeps: fields.factoryDeps,
       factoryDepHashes,
       signature,
-      paymaster: fields.paymaster.length > 0 ? { address: bytesToHex(fields.paymaster), input: fields.paymasterInput } : undefined,
+      // The zero address is no paymaster, as for ZKsync's bootloader (and the signed digest, where both are 0).
+      paymaster: fields.paymaster.some((byte) => byte !== 0) ? { address: bytesToHex(fields.paymaster), input: fields.paymasterInput } : undefined,
     },
   }
 }

@@ -38,6 +38,7 @@ export function parseCallRequest(value: unknown): CallRequest {
     nonce: optionalField(object, 'nonce', parseUint64),
     type: optionalField(object, 'type', parseCallType),
     chainId: optionalField(object, 'chainId', parseUint256),
+    paymaster: optionalField(object, 'eip712Meta', parsePaymasterParams),
   }
   if (request.gasPrice !== undefined && (request.maxFeePerGas !== undefined || request.maxPriorityFeePerGas !== undefined)) {
     throw new ParamError('both gasPrice and (maxFeePerGas or maxPriorityFeePerGas) specified')
@@ -91,3 +92,26 @@ function parseStorage(value: unknown): Record<PrefixedHexString, PrefixedHexStri
 
 export const callRequest = (name: string) => custom(name, parseCallRequest)
 export const stateOverrides = (name: string) => custom(name, parseStateOverrides)
+
+/**
+ * The paymaster of a 0x71 call object, from `eip712Meta.paymasterParams` (zksync-ethers and
+ * viem send `paymasterInput` as an array of byte values); the rest of eip712Meta changes nothing
+ * a call computes.
+ */
+function parsePaymasterParams(value: unknown): CallRequest['paymaster'] {
+  const meta = parseObject(value)
+  if (meta.paymasterParams === undefined || meta.paymasterParams === null) return undefined
+  const params = parseObject(meta.paymasterParams)
+  const address = field(params, 'paymaster', parseAddress)
+  // The zero address is no paymaster, as in a signed 0x71 transaction.
+  if (/^0x0{40}$/.test(address)) return undefined
+  return { address, input: field(params, 'paymasterInput', parseByteList) }
+}
+
+function parseByteList(value: unknown): Uint8Array {
+  if (typeof value === 'string') return parseData(value)
+  if (!Array.isArray(value) || !value.every((byte) => Number.isInteger(byte) && byte >= 0 && byte <= 255)) {
+    throw new ParamError(`expected bytes as hex data or an array of byte values, got ${describe(value)}`)
+  }
+  return Uint8Array.from(value as number[])
+}

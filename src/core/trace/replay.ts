@@ -9,6 +9,7 @@ import type { BlockRef } from '../chain/chain.ts'
 import { isPriced, runCall, type CallRequest, type StateOverrides } from '../exec/call.ts'
 import { inCallSandbox } from '../exec/callSandbox.ts'
 import { runFromAnySender } from '../exec/senderCode.ts'
+import { runAsBootloader } from '../exec/bootloader.ts'
 import type { Node } from '../node.ts'
 import { InternalError } from '../errors.ts'
 import type { Tracer, TraceTarget } from './tracer.ts'
@@ -94,18 +95,18 @@ async function replay(
     let blockGasUsed = 0n
     for (const record of block.transactions.slice(0, last + 1)) {
       const gasBefore = blockGasUsed
-      const execute = () =>
-        runFromAnySender(vm, record.tx.getSenderAddress(), () =>
-          runTx(vm, { tx: record.tx, block: context, blockGasUsed: gasBefore, skipHardForkValidation: true }),
-        )
-      let result: RunTxResult
-      if (traced(record.index)) {
-        const run = await tracer.run(vm, execute, minedTarget(record, block, context), record.index < last)
-        result = run.result
-        entries.push({ txHash: record.hash, result: run.trace })
-      } else {
-        result = await execute()
-      }
+      const run = (tx: TypedTransaction) =>
+        runFromAnySender(vm, tx.getSenderAddress(), () => runTx(vm, { tx, block: context, blockGasUsed: gasBefore, skipHardForkValidation: true }))
+      // A paymaster's steps run around the traced transaction (exec/bootloader.ts): the trace is
+      // of the transaction itself, its gas figure the receipt's.
+      const execute = traced(record.index)
+        ? async (tx: TypedTransaction) => {
+            const traceRun = await tracer.run(vm, () => run(tx), minedTarget(record, block, context), record.index < last)
+            entries.push({ txHash: record.hash, result: traceRun.trace })
+            return traceRun.result
+          }
+        : run
+      const result: RunTxResult = await runAsBootloader(vm, context, record, execute)
       if (result.totalGasSpent !== record.receipt.gasUsed) {
         throw new InternalError(
           `replaying block ${block.number} diverged at transaction ${record.hash}: it used ${result.totalGasSpent} gas, the receipt says ${record.receipt.gasUsed}`,

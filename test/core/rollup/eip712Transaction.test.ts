@@ -188,13 +188,18 @@ describe('refused (nothing is pooled)', () => {
     expect(await rejection(node, even)).toMatchObject({ code: -32000, message: 'invalid factory dependency #0: the bytecode length in 32-byte words must be odd' })
   })
 
-  test('a paymaster: there are no EraVM paymasters to run', async () => {
+  test('a paymaster that cannot pay the fee, or is no contract, is named in the refusal (test/core/exec/bootloader.test.ts runs real ones)', async () => {
     const node = await startNode()
     const paymasterParams = utils.getPaymasterParams('0x000000000000000000000000000000000000beef', { type: 'General', innerInput: new Uint8Array() })
     const raw = await signed712(request({ customData: { paymasterParams } }))
-    const error = await rejection(node, raw)
-    expect(error.code).toBe(-32000)
-    expect(error.message).toMatch(/paymaster 0x000000000000000000000000000000000000beef cannot pay here/)
+    const poor = await rejection(node, raw)
+    expect(poor.code).toBe(-32000)
+    expect(poor.message).toMatch(/^insufficient funds for gas \* price \+ value: address 0x000000000000000000000000000000000000beef have 0 want /)
+    await rpc(node)('hardhat_setBalance', '0x000000000000000000000000000000000000beef', '0xde0b6b3a7640000')
+    expect(await rejection(node, raw)).toMatchObject({
+      code: -32000,
+      message: 'failed to validate the transaction. reason: Validation revert: Paymaster validation error: the paymaster 0x000000000000000000000000000000000000beef has no code',
+    })
   })
 
   test("geth's admission rules apply to 0x71 as to any transaction", async () => {

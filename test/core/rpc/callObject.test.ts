@@ -19,6 +19,11 @@ test.each([
   [{ type: '0x3' }, 'type: expected a transaction type this node runs: "0x0", "0x1", "0x2", "0x4" or "0x71", got "0x3"'],
   [{ type: 'eip1559' }, 'type: expected a hex quantity like "0x1a" (0x-prefixed, no leading zeros), got "eip1559"'],
   [{ chainId: '0x1' }, "chainId does not match node's (have=1, want=260)"],
+  [{ eip712Meta: { paymasterParams: { paymaster: '0x1234', paymasterInput: [] } } }, 'eip712Meta: paymaster: expected a 20-byte address (0x-prefixed, 40 hex digits), got "0x1234"'],
+  [
+    { eip712Meta: { paymasterParams: { paymaster: DEV[2].address, paymasterInput: [256] } } },
+    'eip712Meta: paymasterInput: expected bytes as hex data or an array of byte values, got [256]',
+  ],
 ])('%j is refused by every method that takes a call object', async (fields, problem) => {
   const call = rpc(await startNode())
   for (const method of METHODS) {
@@ -38,4 +43,11 @@ test("a call object's nonce, type and chainId, when valid, change nothing", asyn
   }
   // The edge of each width is still taken.
   expect(await call('eth_call', { ...transfer, gas: hex((1n << 64n) - 1n) })).toBe('0x')
+})
+
+test("eip712Meta's zero-address paymaster is no paymaster, as in a signed 0x71 transaction", async () => {
+  const call = rpc(await startNode())
+  const plain = await call('eth_estimateGas', { from: DEV[0].address, to: DEV[1].address })
+  const zero = { paymaster: '0x0000000000000000000000000000000000000000', paymasterInput: [] }
+  expect(await call('eth_estimateGas', { from: DEV[0].address, to: DEV[1].address, type: '0x71', eip712Meta: { gasPerPubdata: '0xc350', paymasterParams: zero } })).toBe(plain)
 })
