@@ -11,6 +11,9 @@ export type SolcVersion = (typeof SOLC_VERSIONS)[number]
 
 export const DEFAULT_SOLC_VERSION: SolcVersion = '0.8.28'
 
+/** The devDependency that ships each version (the worker imports their soljson.js by these names). */
+export const SOLC_PACKAGES: Record<SolcVersion, string> = { '0.8.28': 'solc', '0.8.37': 'solc-0.8.37' }
+
 const CHOICE_KEY = 'pagenode.playground.contracts.solc'
 
 export const isSolcVersion = (value: unknown): value is SolcVersion => SOLC_VERSIONS.includes(value as SolcVersion)
