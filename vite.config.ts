@@ -38,7 +38,12 @@ export default defineConfig({
   // Serves /pagenode-sw.js in dev and emits it into dist-site/ (which preview serves); the playground
   // registers /playground-sw.js, which imports it and adds the offline cache of the site.
   // playgroundLibraries emits the Solidity libraries the playground's compiler imports (OpenZeppelin).
-  plugins: [pagenode({ serviceWorkerScript: buildServiceWorkerScript }), playgroundLibraries(), playgroundOffline()],
+  // The second compiler (demo/playground/contracts/solcVersions.ts) is cached when first chosen, not precached.
+  plugins: [
+    pagenode({ serviceWorkerScript: buildServiceWorkerScript }),
+    playgroundLibraries(),
+    playgroundOffline({ cachedOnUse: [fromRoot('./node_modules/solc-0.8.37/soljson.js')] }),
+  ],
   build: {
     outDir: fromRoot('./dist-site'),
     // dist-site/ is outside root, so Vite would refuse to clean it without this.

@@ -7,7 +7,8 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { expect, test, type BrowserContext, type Page } from '@playwright/test'
-import { READY, head, openPlayground, rpc, stopServiceWorkers, transfer, waitReady } from './support/playground.ts'
+import type { OfflineStatus } from '../demo/sw/precacheManifest.ts'
+import { READY, head, offlineStatus, openPlayground, rpc, stopServiceWorkers, transfer, waitReady } from './support/playground.ts'
 
 const TO = '0x000000000000000000000000000000000000beef'
 /** The build folder the config serves (playwright.config.ts): whether the dApp page is in it. */
@@ -19,24 +20,6 @@ function builtFiles(): string[] {
   return readdirSync(outDir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile() && !entry.name.endsWith('-sw.js'))
     .map((entry) => `${entry.parentPath}/${entry.name}`.slice(outDir.length + 1))
-}
-
-interface OfflineStatus {
-  version: string
-  cached: number
-  total: number
-  ready: boolean
-}
-
-/** Asks the active service worker to finish precaching and say how far it got. */
-function offlineStatus(page: Page): Promise<OfflineStatus> {
-  return page.evaluate(async () => {
-    const registration = await navigator.serviceWorker.ready
-    const { port1, port2 } = new MessageChannel()
-    const reply = new Promise<OfflineStatus>((resolve) => (port1.onmessage = (event) => resolve(event.data as OfflineStatus)))
-    registration.active!.postMessage({ type: 'playground:offline' }, [port2])
-    return reply
-  })
 }
 
 /** A first visit, until everything the site serves is cached. */
@@ -70,7 +53,7 @@ async function goOffline(context: BrowserContext, page: Page): Promise<void> {
 }
 
 test('after a first visit the playground loads, mines and answers HTTP with the network off', async ({ page, context }) => {
-  await visitOnline(page)
+  const { onUse } = await visitOnline(page)
   await transfer(page, 0, TO, 7n)
   await expect(page.getByTestId('status')).toHaveText(/ · block 1 · /)
 
@@ -97,8 +80,10 @@ test('after a first visit the playground loads, mines and answers HTTP with the 
   await stopServiceWorkers(page)
   expect(await postRpc(page, '/rpc', 'eth_getBalance', [TO, 'latest'])).toMatchObject({ result: '0xc' })
 
-  // Every built file is there, also those this page did not load (other pages' chunks, the compiler).
-  for (const path of builtFiles()) expect(await reachable(page, `/${path}`), path).toBe(true)
+  // Every built file is there, also those this page did not load (other pages' chunks, the
+  // compiler), but the second compiler: cached when first chosen (e2e/playground-contracts.spec.ts).
+  expect(onUse).toEqual([expect.stringMatching(/\/soljson-[\w-]+\.js$/)])
+  for (const path of builtFiles()) expect(await reachable(page, `/${path}`), path).toBe(!onUse.includes(path))
 })
 
 test('the example dApp loads and works offline after a visit to the playground', async ({ page, context }) => {

@@ -4,7 +4,7 @@
  * the 9 MB compiler takes seconds on a small machine: the timeouts are generous.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test'
-import { DEV, openPlayground, rpc } from './support/playground.ts'
+import { DEV, offlineStatus, openPlayground, rpc } from './support/playground.ts'
 
 const COMPILE_TIMEOUT = 120_000
 const SUPPLY = '1000000000000000000000000'
@@ -342,4 +342,31 @@ test('files: your own files beside the examples, importing one another; new, ren
   await files.selectOption('file:Main.sol')
   await expect(source).toHaveValue(MAIN)
   await expect(files.locator('option[value^="file:"]')).toHaveText(['Main.sol', 'Parent.sol'])
+})
+
+test('a choice of compiler: solc 0.8.37 is loaded when chosen, compiles what is deployed, stays chosen after a reload, and works offline once used', async ({ page, context }) => {
+  await openPlayground(page, 'contracts')
+  const panel = contractsPanel(page)
+  const compiler = panel.getByLabel('Compiler', { exact: true })
+  const status = panel.getByTestId('compiler-status')
+  await expect(compiler).toHaveValue('0.8.28')
+  await compiler.selectOption('0.8.37')
+  await expect(status).toHaveText(/^solc 0\.8\.37\+commit\.\w+.* · EVM prague$/, { timeout: COMPILE_TIMEOUT })
+  await compile(panel)
+  await expect(panel.getByTestId('compile-summary')).toHaveText(/^Compiled in [\d.]+ s: PlaygroundToken\.$/)
+  const token = await deploy(panel, 'PlaygroundToken')
+  // The deployed code is 0.8.37's: its CBOR metadata ends with `solc` and the version's three bytes.
+  const code = await rpc<string>(page, 'eth_getCode', await token.getAttribute('data-address'), 'latest')
+  expect(code).toMatch(/64736f6c6343000825[0-9a-f]{4}$/)
+
+  // The service worker kept the compiler it fetched (it is not precached): offline, a reload
+  // finds the choice and loads that compiler from the cache.
+  await expect.poll(async () => (await offlineStatus(page)).keptOnUse).toHaveLength(1)
+  await context.setOffline(true)
+  await page.reload()
+  await expect(page.getByTestId('status')).toHaveText(/ready/, { timeout: 30_000 })
+  await expect(compiler).toHaveValue('0.8.37')
+  await expect(status).toHaveText(/^solc 0\.8\.37\+commit\.\w+.* · EVM prague$/, { timeout: COMPILE_TIMEOUT })
+  await compile(panel)
+  await expect(panel.getByTestId('compile-summary')).toHaveText(/^Compiled in [\d.]+ s: PlaygroundToken\.$/)
 })

@@ -31,8 +31,11 @@ const scope = self.registration.scope
 const scoped = (path: string) => new URL(path, scope).href
 const immutablePrefix = scoped(`${manifest.immutableDir}/`)
 
-// The big files too when an earlier build's cache has them: activate is about to drop that cache.
-self.addEventListener('install', (event) => event.waitUntil(Promise.all([cacheFiles(manifest.shell), cacheFiles(manifest.deferred, { download: false })])))
+// The big files, and those kept on first use, too when an earlier build's cache has them:
+// activate is about to drop that cache.
+self.addEventListener('install', (event) =>
+  event.waitUntil(Promise.all([cacheFiles(manifest.shell), cacheFiles(manifest.deferred, { download: false }), cacheFiles(manifest.onUse, { download: false })])),
+)
 
 self.addEventListener('activate', (event) => {
   // The relay claims the pages; this drops the caches of earlier builds (the new shell is in place).
@@ -178,5 +181,7 @@ async function status(): Promise<OfflineStatus> {
   const all = [...manifest.shell, ...manifest.deferred]
   const hits = await Promise.all(all.map((path) => cache.match(scoped(path), MATCH)))
   const missing = all.filter((_, index) => !hits[index])
-  return { type: OFFLINE_STATUS, version: manifest.version, cached: all.length - missing.length, total: all.length, ready: missing.length === 0, missing }
+  const kept = await Promise.all(manifest.onUse.map((path) => cache.match(scoped(path), MATCH)))
+  const keptOnUse = manifest.onUse.filter((_, index) => kept[index])
+  return { type: OFFLINE_STATUS, version: manifest.version, cached: all.length - missing.length, total: all.length, ready: missing.length === 0, missing, onUse: manifest.onUse, keptOnUse }
 }

@@ -13,6 +13,12 @@ export interface PrecacheManifest {
    * that a first visit on a slow line is not held up by them (the page waits for the worker).
    */
   deferred: string[]
+  /**
+   * Files cached on first use rather than precached (a second Solidity compiler: 9 MB most
+   * visitors never ask for). Kept once fetched like any content-hashed file, and carried over
+   * from an earlier build's cache at install, so a compiler used once stays offline.
+   */
+  onUse: string[]
   /** The listed files' size in all. */
   bytes: number
   /** The folder of content-hashed files (Vite's assetsDir): a name there never changes content. */
@@ -31,4 +37,7 @@ export interface OfflineStatus {
   ready: boolean
   /** The paths not cached (the worker's console says why). */
   missing: string[]
+  /** The files cached on first use (not counted above), and those of them cached so far. */
+  onUse: string[]
+  keptOnUse: string[]
 }

@@ -37,25 +37,42 @@ async function listFiles(dir: string): Promise<string[]> {
   return entries.filter((entry) => entry.isFile()).map((entry) => relative(dir, join(entry.parentPath, entry.name)).split(sep).join('/'))
 }
 
-/** The precache manifest of a build folder. */
-export async function manifestOf(outDir: string, assetsDir: string): Promise<PrecacheManifest> {
+/**
+ * The precache manifest of a build folder. `onUse`: the sources of files to cache on first use
+ * rather than precache, recognised in the build by their content (Vite copies an asset as is,
+ * and two compilers are both named soljson-<hash>.js).
+ */
+export async function manifestOf(outDir: string, assetsDir: string, onUseSources: readonly string[] = []): Promise<PrecacheManifest> {
+  const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex')
+  const onUseHashes = new Set(await Promise.all(onUseSources.map(async (source) => sha256(await readFile(source)))))
   const skip = new Set([SCRIPT_FILE_NAME, RELAY_FILE_NAME])
   const paths = (await listFiles(outDir)).filter((path) => !skip.has(path) && !path.endsWith('.map')).sort()
   const version = createHash('sha256')
   const shell: string[] = []
   const deferred: string[] = []
+  const onUse: string[] = []
   let bytes = 0
   for (const path of paths) {
     const file = join(outDir, path)
     const { size } = await stat(file)
-    version.update(`${path}\0${createHash('sha256').update(await readFile(file)).digest('hex')}\0`)
+    const hash = sha256(await readFile(file))
+    version.update(`${path}\0${hash}\0`)
+    if (onUseHashes.has(hash)) {
+      onUse.push(path)
+      continue
+    }
     ;(size >= DEFERRED_BYTES ? deferred : shell).push(path)
     bytes += size
   }
-  return { version: version.digest('hex').slice(0, 16), shell, deferred, bytes, immutableDir: assetsDir }
+  return { version: version.digest('hex').slice(0, 16), shell, deferred, onUse, bytes, immutableDir: assetsDir }
 }
 
-export default function playgroundOffline(): Plugin {
+export interface PlaygroundOfflineOptions {
+  /** Source files whose built copies are cached on first use, not precached (see PrecacheManifest.onUse). */
+  cachedOnUse?: readonly string[]
+}
+
+export default function playgroundOffline({ cachedOnUse = [] }: PlaygroundOfflineOptions = {}): Plugin {
   let config: ResolvedConfig
   return {
     name: 'playground-offline',
@@ -66,7 +83,7 @@ export default function playgroundOffline(): Plugin {
       server.middlewares.use((request, response, next) => {
         if ((request.url ?? '').split('?')[0] !== `${config.base}${SCRIPT_FILE_NAME}`) return next()
         // Built per request (tens of ms), like pagenode's relay: an edit shows at the next update check.
-        buildPlaygroundServiceWorker({ version: 'dev', shell: [], deferred: [], bytes: 0, immutableDir: config.build.assetsDir }).then(
+        buildPlaygroundServiceWorker({ version: 'dev', shell: [], deferred: [], onUse: [], bytes: 0, immutableDir: config.build.assetsDir }).then(
           (script) => {
             response.setHeader('content-type', 'text/javascript; charset=utf-8')
             response.setHeader('cache-control', 'no-cache')
@@ -80,9 +97,11 @@ export default function playgroundOffline(): Plugin {
     async writeBundle() {
       if (config.build.ssr) return
       const outDir = resolve(config.root, config.build.outDir)
-      const manifest = await manifestOf(outDir, config.build.assetsDir)
+      const manifest = await manifestOf(outDir, config.build.assetsDir, cachedOnUse)
+      // A file meant to be cached on use that the build does not hold would silently be precached.
+      if (manifest.onUse.length !== cachedOnUse.length) this.error(`${SCRIPT_FILE_NAME}: found ${manifest.onUse.length} of the ${cachedOnUse.length} files to cache on use in the build (${cachedOnUse.join(', ')})`)
       await writeFile(join(outDir, SCRIPT_FILE_NAME), await buildPlaygroundServiceWorker(manifest))
-      config.logger.info(`${SCRIPT_FILE_NAME}: ${manifest.shell.length} files precached, ${manifest.deferred.length} after install (${manifest.deferred.join(', ') || 'none'}), version ${manifest.version}`)
+      config.logger.info(`${SCRIPT_FILE_NAME}: ${manifest.shell.length} files precached, ${manifest.deferred.length} after install (${manifest.deferred.join(', ') || 'none'}), ${manifest.onUse.length} on first use (${manifest.onUse.join(', ') || 'none'}), version ${manifest.version}`)
     },
   }
 }

@@ -8,6 +8,7 @@ import { Wallet } from 'ethers'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { OfflineStatus } from '../../demo/sw/precacheManifest.ts'
 
 /** Dev accounts of the `test … junk` mnemonic (public keys of a dev chain). */
 export const DEV = [
@@ -136,4 +137,15 @@ export async function stopServiceWorkers(page: Page): Promise<void> {
   await cdp.send('ServiceWorker.stopAllWorkers')
   await expect.poll(() => [...status.values()].every((state) => state === 'stopped')).toBe(true)
   await cdp.detach()
+}
+
+/** Asks the playground's active service worker to finish precaching and say how far it got. */
+export function offlineStatus(page: Page): Promise<OfflineStatus> {
+  return page.evaluate(async () => {
+    const registration = await navigator.serviceWorker.ready
+    const { port1, port2 } = new MessageChannel()
+    const reply = new Promise<OfflineStatus>((resolve) => (port1.onmessage = (event) => resolve(event.data as OfflineStatus)))
+    registration.active!.postMessage({ type: 'playground:offline' }, [port2])
+    return reply
+  })
 }

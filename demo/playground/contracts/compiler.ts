@@ -6,10 +6,11 @@
 import type { Abi } from 'viem'
 import type { WorkerReply, WorkerRequest } from './compilerProtocol.ts'
 import { gatherSources } from './imports.ts'
+import { DEFAULT_SOLC_VERSION, type SolcVersion } from './solcVersions.ts'
 
 /**
- * The node runs the Prague hardfork; solc 0.8.28 knows 'prague' (its default is 'cancun'), and
- * compiling for it changes no opcode the examples use.
+ * The node runs the Prague hardfork; every shipped solc knows 'prague' (0.8.28's default is
+ * 'cancun', 0.8.37's 'osaka'), and compiling for it changes no opcode the examples use.
  */
 export const EVM_VERSION = 'prague'
 
@@ -61,8 +62,30 @@ export class SolidityCompiler {
   private readonly listeners = new Set<Listener>()
   private current: CompilerState = { state: 'idle' }
 
+  constructor(private chosen: SolcVersion = DEFAULT_SOLC_VERSION) {}
+
   get state(): CompilerState {
     return this.current
+  }
+
+  /** The solc version this compiler runs (or will, once loaded). */
+  get version(): SolcVersion {
+    return this.chosen
+  }
+
+  /**
+   * Switches to another shipped version: the running worker (which holds one version for its
+   * life) is ended, compilations waiting on it fail, and the next request starts a worker for
+   * `version`. Loading is left to `load`/`compile`, so the choice alone fetches nothing.
+   */
+  use(version: SolcVersion): void {
+    if (version === this.chosen) return
+    this.chosen = version
+    this.worker?.terminate()
+    this.worker = undefined
+    for (const { reject } of this.pending.values()) reject(new Error(`the compiler was switched to solc ${version}; compile again`))
+    this.pending.clear()
+    this.setState({ state: 'idle' })
   }
 
   onState(listener: Listener): () => void {
@@ -73,7 +96,7 @@ export class SolidityCompiler {
 
   /** Starts loading the compiler (idempotent), so the first compile does not wait for it. */
   load(): void {
-    if (this.current.state === 'idle' || this.current.state === 'failed') this.post({ type: 'load' })
+    if (this.current.state === 'idle' || this.current.state === 'failed') this.post({ type: 'load', version: this.chosen })
   }
 
   /**
@@ -84,7 +107,7 @@ export class SolidityCompiler {
     const sources = await gatherSources(fileName, source, readLibrary, readOwn)
     const id = ++this.nextId
     const reply = new Promise<{ output: string; ms: number }>((resolve, reject) => this.pending.set(id, { resolve, reject }))
-    this.post({ type: 'compile', id, input: JSON.stringify(standardInput(sources)) })
+    this.post({ type: 'compile', version: this.chosen, id, input: JSON.stringify(standardInput(sources)) })
     const { output, ms } = await reply
     return { ...readSolcOutput(JSON.parse(output) as SolcOutput, fileName, source), ms }
   }

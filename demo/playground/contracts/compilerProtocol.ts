@@ -1,10 +1,12 @@
 /** Messages between the page and the compiler worker (solc.worker.ts). */
+import type { SolcVersion } from './solcVersions.ts'
 
+/** `version`: the compiler the worker loads on its first message (later ones name the same). */
 export type WorkerRequest =
   /** Starts loading the compiler without compiling anything (the panel was opened). */
-  | { type: 'load' }
+  | { type: 'load'; version: SolcVersion }
   /** `input`: solc's standard JSON input, as text. */
-  | { type: 'compile'; id: number; input: string }
+  | { type: 'compile'; version: SolcVersion; id: number; input: string }
 
 export type WorkerReply =
   | { type: 'progress'; phase: 'download' | 'initialising'; loaded: number; total?: number }

@@ -6,10 +6,16 @@
  *
  * Protocol: the page posts `{ type: 'compile', id, input }` (input = standard JSON text); the
  * worker answers `progress` while loading, `ready` with the version once, then `compiled` or
- * `failed` for each request, matched by id. Loading starts on the first message.
+ * `failed` for each request, matched by id. Loading starts on the first message, of the version
+ * it names; a worker runs that one version for its life (the page starts another for another).
  */
-import soljsonUrl from 'solc/soljson.js?url'
+import soljson0828Url from 'solc/soljson.js?url'
+import soljson0837Url from 'solc-0.8.37/soljson.js?url'
 import type { WorkerReply, WorkerRequest } from './compilerProtocol.ts'
+import type { SolcVersion } from './solcVersions.ts'
+
+/** Each shipped version's soljson.js, an asset of the build: only the one asked for is fetched. */
+const SOLJSON_URLS: Record<SolcVersion, string> = { '0.8.28': soljson0828Url, '0.8.37': soljson0837Url }
 
 interface Emscripten {
   cwrap(name: string, returns: 'string' | null, args: string[]): (...args: unknown[]) => unknown
@@ -48,8 +54,10 @@ async function fetchWithProgress(url: string): Promise<string> {
   return new TextDecoder().decode(await new Blob(chunks as BlobPart[]).arrayBuffer())
 }
 
-async function loadCompiler(): Promise<Compile> {
-  const source = await fetchWithProgress(soljsonUrl)
+async function loadCompiler(shipped: SolcVersion): Promise<Compile> {
+  const url = SOLJSON_URLS[shipped]
+  if (!url) throw new Error(`solc ${String(shipped)} is not shipped with the playground`)
+  const source = await fetchWithProgress(url)
   // soljson.js is a classic script that declares `var Module`: an indirect eval runs it in the
   // worker's global scope as importScripts would (which module workers do not have). It
   // compiles its inlined WebAssembly synchronously, which workers are allowed to do.
@@ -74,7 +82,7 @@ async function loadCompiler(): Promise<Compile> {
 
 self.addEventListener('message', (event: MessageEvent<WorkerRequest>) => {
   const request = event.data
-  compiler ??= loadCompiler().catch((error: unknown) => {
+  compiler ??= loadCompiler(request.version).catch((error: unknown) => {
     compiler = undefined // the next request tries again (e.g. back online)
     throw error
   })

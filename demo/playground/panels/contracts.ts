@@ -17,6 +17,7 @@ import { deployedView } from '../contracts/deployedView.ts'
 import { Deployments } from '../contracts/deployments.ts'
 import { sourceEditor } from '../contracts/editor.ts'
 import { EXAMPLES, type Example } from '../contracts/examples.ts'
+import { chosenSolcVersion, DEFAULT_SOLC_VERSION, isSolcVersion, rememberSolcVersion, SOLC_VERSIONS } from '../contracts/solcVersions.ts'
 import { Workspace } from '../contracts/workspace.ts'
 import { workspaceControls } from '../contracts/workspaceControls.ts'
 import { failureWithReason, followTransaction } from '../contracts/outcome.ts'
@@ -37,7 +38,7 @@ export const contractsPanel: Panel = {
   id: 'contracts',
   title: 'Contracts',
   mount(root, session) {
-    const compiler = new SolidityCompiler()
+    const compiler = new SolidityCompiler(chosenSolcVersion())
     const deployments = new Deployments(session.chainId)
     const { elements, reveal } = build(session, compiler, deployments)
     root.append(...elements)
@@ -87,6 +88,20 @@ function build(session: Session, compiler: SolidityCompiler, deployments: Deploy
   const discard = h('button', { type: 'button', class: 'secondary', testid: 'discard-kept', onclick: () => discardKept() }, 'Discard my version')
   const keptBar = h('div', { class: 'kept row', role: 'status', testid: 'kept', hidden: true }, keptText, bringBack, discard)
   const progress = h('progress', { class: 'compiler-progress', 'aria-label': 'Loading the compiler', hidden: true })
+  // The default is kept offline from the first visit; another is fetched when chosen (then kept too).
+  const solcSelect = h(
+    'select',
+    { id: 'contracts-solc', testid: 'solc-version', name: 'solc' },
+    SOLC_VERSIONS.map((version) => h('option', { value: version }, version === DEFAULT_SOLC_VERSION ? `solc ${version} (default)` : `solc ${version}`)),
+  )
+  solcSelect.value = compiler.version
+  solcSelect.addEventListener('change', () => {
+    if (!isSolcVersion(solcSelect.value)) return
+    rememberSolcVersion(solcSelect.value)
+    compiler.use(solcSelect.value)
+    // The panel is open: load it now, as on opening, so Compile does not wait for the download.
+    compiler.load()
+  })
   const compilerStatus = h('p', { class: 'hint compiler-status', testid: 'compiler-status', role: 'status' })
   const diagnostics = h('div', { class: 'diagnostics', testid: 'diagnostics', 'aria-live': 'polite' })
 
@@ -176,7 +191,7 @@ function build(session: Session, compiler: SolidityCompiler, deployments: Deploy
     writeDrafts(drafts)
   })
 
-  compiler.onState((state) => showCompilerState(state, compilerStatus, progress))
+  compiler.onState((state) => showCompilerState(state, compiler.version, compilerStatus, progress))
 
   async function compile(): Promise<void> {
     if (isBusy(compileButton)) return
@@ -333,7 +348,7 @@ function build(session: Session, compiler: SolidityCompiler, deployments: Deploy
       'section',
       { class: 'card', 'aria-labelledby': 'contracts-source-heading' },
       h('h3', { id: 'contracts-source-heading' }, 'Source'),
-      h('div', { class: 'row' }, field('File', exampleSelect)),
+      h('div', { class: 'row' }, field('File', exampleSelect), field('Compiler', solcSelect)),
       files.element,
       h('div', { class: 'field' }, sourceLabel, editor.textarea, editor.position, sourceHint),
       h('div', { class: 'actions' }, compileButton, restoreButton, progress, compilerStatus),
@@ -351,25 +366,25 @@ function field(label: string, control: HTMLElement): HTMLDivElement {
   return h('div', { class: 'field' }, h('label', { for: control.id }, label), control)
 }
 
-function showCompilerState(state: CompilerState, status: HTMLElement, progress: HTMLProgressElement): void {
+function showCompilerState(state: CompilerState, version: string, status: HTMLElement, progress: HTMLProgressElement): void {
   status.dataset.state = state.state
   progress.hidden = state.state !== 'loading'
   switch (state.state) {
     case 'idle':
-      status.textContent = 'Compiler: solc, loaded on first use (9 MB).'
+      status.textContent = `Compiler: solc ${version}, loaded on first use (9 MB).`
       break
     case 'loading': {
       const mb = (bytes: number) => (bytes / 1048576).toFixed(1)
       if (state.phase === 'initialising') {
         progress.removeAttribute('value')
-        status.textContent = `Starting the compiler (${mb(state.loaded)} MB loaded)…`
+        status.textContent = `Starting solc ${version} (${mb(state.loaded)} MB loaded)…`
       } else if (state.total && state.total >= state.loaded) {
         progress.max = state.total
         progress.value = state.loaded
-        status.textContent = `Loading the compiler: ${mb(state.loaded)} of ${mb(state.total)} MB…`
+        status.textContent = `Loading solc ${version}: ${mb(state.loaded)} of ${mb(state.total)} MB…`
       } else {
         progress.removeAttribute('value')
-        status.textContent = `Loading the compiler: ${mb(state.loaded)} MB…`
+        status.textContent = `Loading solc ${version}: ${mb(state.loaded)} MB…`
       }
       break
     }

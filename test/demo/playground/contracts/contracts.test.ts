@@ -11,6 +11,7 @@ import { ArgumentError, parseArgument, parseValue } from '../../../../demo/playg
 import { decodeLog, revertReason } from '../../../../demo/playground/contracts/abiOutput.ts'
 import { mainContract, readSolcOutput, standardInput, type CompiledContract } from '../../../../demo/playground/contracts/compiler.ts'
 import { EXAMPLES } from '../../../../demo/playground/contracts/examples.ts'
+import { SOLC_PACKAGES, SOLC_VERSIONS } from '../../../../demo/playground/contracts/solcVersions.ts'
 import { gatherSources } from '../../../../demo/playground/contracts/imports.ts'
 import { readLibrary } from '../../../support/solidityLibraries.ts'
 
@@ -102,6 +103,22 @@ describe('examples', () => {
   })
 })
 
+
+// The Compiler list's versions: each must take the same input (evmVersion 'prague', which an
+// older solc would refuse) and compile every example cleanly. 0.8.37 deprecates the
+// memory-safe-assembly comment Hardhat's console.sol still uses: a warning about that file only.
+test.each(SOLC_VERSIONS)('solc %s (shipped for the Compiler list) compiles every example for Prague with no error, and no warning about the example', async (version) => {
+  const shipped = createRequire(import.meta.url)(SOLC_PACKAGES[version]) as { compile(input: string): string; version(): string }
+  expect(shipped.version()).toMatch(new RegExp(`^${version.replaceAll('.', '\\.')}\\+commit\\.`))
+  // The code's CBOR metadata: "solc" and the version's three bytes.
+  const versionTag = `64736f6c6343${version.split('.').map((part) => Number(part).toString(16).padStart(2, '0')).join('')}`
+  for (const { file, source } of EXAMPLES) {
+    const input = standardInput(await gatherSources(file, source, readLibrary))
+    const { contracts, diagnostics } = readSolcOutput(JSON.parse(shipped.compile(JSON.stringify(input))), file, source)
+    expect(diagnostics.filter((d) => d.severity === 'error' || !d.formatted.includes('--> hardhat/console.sol:')), file).toEqual([])
+    expect(mainContract(contracts, source)?.bytecode, file).toContain(versionTag)
+  }
+})
 
 describe('form text to ABI values', () => {
   const p = (type: string, extra: Partial<AbiParameter> = {}) => ({ name: 'x', type, ...extra }) as AbiParameter
