@@ -166,6 +166,9 @@ export class ChainWriter {
     const settings = this.settingsChanged()
     if (settings) this.storedSettings = settings
     const encoded = blocks.map((block) => ({ number: block.number, bytes: encodeBlockRecord(block) }))
+    // The last batch this commit seals, as encoded (a batch sealed in memory meanwhile waits for its own commit).
+    let sealedBatch: bigint | undefined
+    for (const block of blocks) if (block.sealsBatch && (sealedBatch === undefined || block.l1BatchNumber > sealedBatch)) sealedBatch = block.l1BatchNumber
     try {
       await this.store.commit({
         meta: this.meta(head),
@@ -180,7 +183,10 @@ export class ChainWriter {
       if (settings) this.committedSettings = settings
       // Stored: the chain keeps them as their bytes from now on (Chain.stored).
       blocks.forEach((block, i) => this.chain.stored(block, encoded[i].bytes))
-      this.chain.publish(head)
+      // Readers see the blocks and the pool of this commit together: a transaction mined by it
+      // leaves the pool they see as its block appears.
+      if (poolChanges) this.pool!.stored.apply(poolChanges)
+      this.chain.publish(head, sealedBatch)
       this.blockWaiters = settle(this.blockWaiters, (waiter) => waiter.until <= head)
       this.changeWaiters = settle(this.changeWaiters, (waiter) => waiter.until <= upTo)
     } catch (error) {
