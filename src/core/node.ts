@@ -31,7 +31,7 @@ import { handleJsonRpc, handleJsonRpcText, type JsonRpcResponse } from './rpc/en
 import { methods } from './rpc/methods/index.ts'
 import { decodeBlockRecord } from './store/blockCodec.ts'
 import { decodePoolEntry } from './store/poolCodec.ts'
-import { restoreSettings, SettingsEncoder } from './dev/persistedSettings.ts'
+import { restoreSettings, rollBackSettings, SettingsEncoder } from './dev/persistedSettings.ts'
 import { EphemeralStore } from './store/memoryStore.ts'
 import { SCHEMA_VERSION, type PersistedChain, type Store } from './store/store.ts'
 import { TrieNodeStore } from './store/trieNodeStore.ts'
@@ -118,8 +118,10 @@ export class Node {
     writer.pool = this.pool
     const settings = new SettingsEncoder(this)
     writer.settings = () => settings.encode()
+    writer.rollBackSettings = (bytes) => rollBackSettings(this, bytes)
     this.scheduleBatchSeal()
     this.mining = new MiningMode(config.mining, () => this.miner.mine())
+    writer.keepSettings()
   }
 
   /**

@@ -53,9 +53,17 @@ export class ChainWriter {
   pool: TxPool | undefined
   /** The node's settings now, encoded (set by the node); stored when they differ from the last. */
   settings: (() => Uint8Array) | undefined
+  /** Puts the node's settings back to an earlier encoding (set by the node): after a refused commit. */
+  rollBackSettings: ((settings: Uint8Array) => void) | undefined
   /** The settings the store holds, or that the commit in flight carries. */
   private storedSettings: Uint8Array | undefined
   private committedSettings: Uint8Array | undefined
+  /**
+   * The node's settings when its memory and the store last agreed (a start, a successful commit):
+   * what a refused commit puts back. Not `committedSettings`, which lacks the options a start
+   * gave explicitly over the stored ones until a commit stores them.
+   */
+  private goodSettings: Uint8Array | undefined
   /** A change with no block of its own is queued (pool or settings: `persist`). */
   private pendingOther = false
 
@@ -89,6 +97,12 @@ export class ChainWriter {
     this.stored = head
     this.storedSettings = this.committedSettings = settings
     this.chain.publish(head)
+    this.keepSettings()
+  }
+
+  /** The node's settings now are the ones a refused commit goes back to (a start). */
+  keepSettings(): void {
+    this.goodSettings = this.settings?.()
   }
 
   /**
@@ -180,7 +194,7 @@ export class ChainWriter {
       })
       this.stored = head
       this.committed = upTo
-      if (settings) this.committedSettings = settings
+      if (settings) this.committedSettings = this.goodSettings = settings
       // Stored: the chain keeps them as their bytes from now on (Chain.stored).
       blocks.forEach((block, i) => this.chain.stored(block, encoded[i].bytes))
       // Readers see the blocks and the pool of this commit together: a transaction mined by it
@@ -215,6 +229,9 @@ export class ChainWriter {
     try {
       await this.rollBack(this.stored)
     } finally {
+      // Settings changed since the last good commit go back too: their callers are told they failed.
+      const good = this.goodSettings
+      if (good && this.rollBackSettings && this.settings && !equalsBytes(this.settings(), good)) this.rollBackSettings(good)
       // Changes made on top of the failed ones while the rollback waited are gone with them.
       this.queued = []
       this.dropAbove = undefined

@@ -103,6 +103,60 @@ test('dev-node settings and snapshots survive a restart; a snapshot taken before
   expect(await third('evm_revert', snapshot)).toBe(false)
 })
 
+test('a dev-node setting the store refuses is not acknowledged and the node keeps the setting it had', async () => {
+  const store = new FlakyStore()
+  const { node, call } = await open(store)
+  await call('evm_increaseTime', 100)
+  await call('anvil_impersonateAccount', DEV[2].address)
+  const snapshot = await call<string>('evm_snapshot')
+  const before = {
+    mining: node.mining.current,
+    offset: node.clock.offsetSeconds,
+    interval: node.clock.interval,
+    minGasPrice: node.params.minGasPrice,
+    coinbase: await call('eth_coinbase'),
+    accounts: await call('eth_accounts'),
+  }
+
+  store.failing = true
+  const refused = /^the change could not be stored \(QuotaExceededError.*\); the chain is unchanged at block 0$/
+  await expectRpcError(call('evm_setIntervalMining', 3600), -32000, refused)
+  await expectRpcError(call('evm_setAutomine', false), -32000, refused)
+  await expectRpcError(call('evm_increaseTime', 1000), -32000, refused)
+  await expectRpcError(call('anvil_setBlockTimestampInterval', 5), -32000, refused)
+  await expectRpcError(call('anvil_setMinGasPrice', '0x7'), -32000, refused)
+  await expectRpcError(call('anvil_setCoinbase', DEV[1].address), -32000, refused)
+  await expectRpcError(call('anvil_impersonateAccount', DEV[1].address), -32000, refused)
+  await expectRpcError(call('anvil_stopImpersonatingAccount', DEV[2].address), -32000, refused)
+  await expectRpcError(call('evm_snapshot'), -32000, refused)
+  store.failing = false
+
+  expect(node.mining.current).toEqual(before.mining)
+  expect(await call('eth_mining')).toBe(true)
+  expect(node.clock.offsetSeconds).toBe(before.offset)
+  expect(node.clock.interval).toBe(before.interval)
+  expect(node.params.minGasPrice).toBe(before.minGasPrice)
+  expect(await call('eth_coinbase')).toBe(before.coinbase)
+  expect(await call('eth_accounts')).toEqual(before.accounts)
+  // Automine still mines, and the snapshot taken before the refusals is the one that reverts.
+  await call('eth_sendRawTransaction', await signTransfer(0))
+  expect(await call('eth_blockNumber')).toBe('0x1')
+  expect(await call('evm_revert', snapshot)).toBe(true)
+  expect(await call('eth_blockNumber')).toBe('0x0')
+})
+
+test('a refused setting goes back to the mode given at start, not to the stored one it overrode', async () => {
+  const store = new FlakyStore()
+  const { node, call } = await open(store)
+  await call('evm_setAutomine', false)
+  await node.close()
+  const { node: explicit, call: again } = await open(store, { mode: 'auto' })
+  store.failing = true
+  await expectRpcError(again('evm_setIntervalMining', 3600), -32000, /could not be stored/)
+  store.failing = false
+  expect(explicit.mining.current).toEqual({ mode: 'auto' })
+})
+
 test('a mining mode given at start wins over the stored one', async () => {
   const store = new MemoryStore()
   const { node, call } = await open(store)
