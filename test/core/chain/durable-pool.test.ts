@@ -66,6 +66,45 @@ test('under automine a future nonce is acknowledged once stored, and a restart b
   expect(await poolHashes(again)).toEqual([])
 })
 
+test.each([
+  ['given at start', { mode: 'auto' } as MiningConfig],
+  ['stored', undefined],
+])('a restart in automine (%s) mines the executable pooled transactions at start; a queued one waits', async (how, auto) => {
+  const store = new FlakyStore()
+  const { node, call } = await open(store, { mode: 'manual' })
+  const raws = await Promise.all([1, 0, 3].map((nonce) => signTransfer(nonce)))
+  for (const raw of raws) await call('eth_sendRawTransaction', raw)
+  // Automine stored for the next start: the pool waits as it is until then.
+  if (how === 'stored') await call('evm_setAutomine', true)
+  expect(await call('eth_blockNumber')).toBe('0x0')
+  await node.close()
+
+  const { node: restarted, call: again } = await open(store, auto)
+  expect(restarted.mining.automine).toBe(true)
+  // Mined before the start resolved, one transaction a block as automine mines, in nonce order.
+  expect(await again('eth_blockNumber')).toBe('0x2')
+  expect(await again('eth_getTransactionByHash', txHash(raws[1]))).toMatchObject({ blockNumber: '0x1' })
+  expect(await again('eth_getTransactionByHash', txHash(raws[0]))).toMatchObject({ blockNumber: '0x2' })
+  expect(await poolHashes(again)).toEqual([txHash(raws[2])])
+  await restarted.close()
+  const { call: third } = await open(store, auto)
+  expect(await third('eth_blockNumber')).toBe('0x2')
+  expect(await poolHashes(third)).toEqual([txHash(raws[2])])
+})
+
+test('a restart in automine whose store refuses the pooled transactions\' blocks fails, and keeps them pooled', async () => {
+  const store = new FlakyStore()
+  const { node, call } = await open(store, { mode: 'manual' })
+  const raw = await signTransfer(0)
+  await call('eth_sendRawTransaction', raw)
+  await node.close()
+  store.failing = true
+  await expect(startNode({ store, mining: { mode: 'auto' } })).rejects.toThrow(/block 1 could not be stored/)
+  store.failing = false
+  const { call: again } = await open(store, { mode: 'manual' })
+  expect(await poolHashes(again)).toEqual([txHash(raw)])
+})
+
 test('a pooled transaction the store refuses is not acknowledged and leaves the pool', async () => {
   const store = new FlakyStore()
   const { call } = await open(store, { mode: 'manual' })
