@@ -64,6 +64,9 @@ export class ChainWriter {
    * gave explicitly over the stored ones until a commit stores them.
    */
   private goodSettings: Uint8Array | undefined
+  /** Refused commits so far, and the error of the last one (see `failedSince`). */
+  private failures = 0
+  private lastFailure: Error | undefined
   /** A change with no block of its own is queued (pool or settings: `persist`). */
   private pendingOther = false
 
@@ -118,6 +121,20 @@ export class ChainWriter {
       void this.flush()
     }
     return this.settled()
+  }
+
+  /** A mark to pass to `failedSince`, taken before a change is made in memory. */
+  get failureMark(): number {
+    return this.failures
+  }
+
+  /**
+   * Throws the refusal that rolled the node back since `mark`, if one did. A dev-node setting
+   * changed in memory, then rolled back by another commit's refusal before its own `persist`,
+   * would find nothing to store and succeed: its caller must be told it failed instead.
+   */
+  failedSince(mark: number): void {
+    if (this.failures !== mark && this.lastFailure) throw this.lastFailure
   }
 
   /** The settings to store, when they differ from what the store holds or will. */
@@ -226,6 +243,8 @@ export class ChainWriter {
     this.queued = []
     this.dropAbove = undefined
     this.pendingOther = false
+    this.failures++
+    this.lastFailure = failure
     try {
       await this.rollBack(this.stored)
     } finally {
