@@ -213,11 +213,13 @@ export class ChainWriter {
       this.committed = upTo
       if (settings) this.committedSettings = this.goodSettings = settings
       // Stored: the chain keeps them as their bytes from now on (Chain.stored).
+      // Published first: the batches it seals flag their blocks, which the stored forms made
+      // next copy (and the `block` event, sent with the mined record, shows).
+      this.chain.publish(head, sealedBatch)
       blocks.forEach((block, i) => this.chain.stored(block, encoded[i].bytes))
       // Readers see the blocks and the pool of this commit together: a transaction mined by it
       // leaves the pool they see as its block appears.
       if (poolChanges) this.pool!.stored.apply(poolChanges)
-      this.chain.publish(head, sealedBatch)
       this.blockWaiters = settle(this.blockWaiters, (waiter) => waiter.until <= head)
       this.changeWaiters = settle(this.changeWaiters, (waiter) => waiter.until <= upTo)
     } catch (error) {
