@@ -31,7 +31,7 @@ import { handleJsonRpc, handleJsonRpcText, type JsonRpcResponse } from './rpc/en
 import { methods } from './rpc/methods/index.ts'
 import { decodeBlockRecord } from './store/blockCodec.ts'
 import { decodePoolEntry } from './store/poolCodec.ts'
-import { restoreSettings, SettingsEncoder } from './dev/persistedSettings.ts'
+import { restoreSettings, rollBackSettings, SettingsEncoder } from './dev/persistedSettings.ts'
 import { EphemeralStore } from './store/memoryStore.ts'
 import { SCHEMA_VERSION, type PersistedChain, type Store } from './store/store.ts'
 import { TrieNodeStore } from './store/trieNodeStore.ts'
@@ -118,8 +118,10 @@ export class Node {
     writer.pool = this.pool
     const settings = new SettingsEncoder(this)
     writer.settings = () => settings.encode()
+    writer.rollBackSettings = (bytes) => rollBackSettings(this, bytes)
     this.scheduleBatchSeal()
     this.mining = new MiningMode(config.mining, () => this.miner.mine())
+    writer.keepSettings()
   }
 
   /**
@@ -385,8 +387,25 @@ export async function createNode(options: NodeConfig = {}): Promise<Node> {
       restoreSettings(node, persisted.settings, common, { mining: options.mining !== undefined, blockGasLimit: options.blockGasLimit !== undefined })
     }
     writer.restored(chain.tip.number, persisted.settings)
+    if (node.mining.automine && node.pool.size > 0) await mineRestoredPool(node)
   }
   return node
+}
+
+/**
+ * A node that starts in automine with executable transactions in its stored pool (pooled under
+ * interval or manual mining before the restart, or a mode given at start) mines them now, as
+ * automine would have when they arrived, instead of leaving them for the next transaction or
+ * evm_mine. A store that refuses their blocks fails the start: those transactions stay in the
+ * stored pool for the next one (under automine a lost block's transactions are not pooled again).
+ */
+async function mineRestoredPool(node: Node): Promise<void> {
+  try {
+    await node.miner.mineExecutable()
+  } catch (error) {
+    await node.close()
+    throw error
+  }
 }
 
 /** Restored blocks indexed by hash per task in the background (~1 ms of work each). */

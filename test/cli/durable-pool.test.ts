@@ -42,6 +42,28 @@ describe('kill -9 with transactions in the pool', () => {
     expect(txHash(raws[0])).toBe(hashes.at(-1))
   })
 
+  test.each([
+    ['--mining auto at the restart', ['--mining', 'manual'], ['--mining', 'auto']],
+    ['automine stored before the kill', ['--mining', 'interval=3600000'], []],
+  ])('a restart in automine (%s) mines the executable pooled transactions at start', async (how, before, after) => {
+    const state = join(await tempDir(), 'chain.state')
+    const first = await startCli(['--state', state, ...before])
+    const hashes = []
+    for (const nonce of [0, 1, 2]) hashes.push(await call<string>(first.url, 'eth_sendRawTransaction', await signTransfer(nonce)))
+    if (after.length === 0) await call(first.url, 'evm_setAutomine', true)
+    expect(await call(first.url, 'eth_blockNumber')).toBe('0x0')
+    expect((await first.stop('SIGKILL')).signal).toBe('SIGKILL')
+
+    const second = await startCli(['--state', state, ...after])
+    expect(second.stdout()).toContain('Mining:     automine')
+    // Mined before the server answered its first request: one block each, in nonce order.
+    expect(await call(second.url, 'eth_blockNumber')).toBe('0x3')
+    for (const [i, hash] of hashes.entries()) {
+      expect(await call(second.url, 'eth_getTransactionReceipt', hash), how).toMatchObject({ status: '0x1', blockNumber: `0x${i + 1}` })
+    }
+    expect(pooled(await call<Pool>(second.url, 'txpool_content'))).toEqual([])
+  })
+
   test('manual mining keeps its pool across a clean stop (Ctrl-C) too', async () => {
     const state = join(await tempDir(), 'chain.state')
     const first = await startCli(['--state', state, '--mining', 'manual'])

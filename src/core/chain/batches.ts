@@ -61,9 +61,15 @@ export class BatchPolicy {
 /**
  * The chain's batches, kept in step with its blocks: blocks say which batch they belong to and
  * whether they seal it; this index groups them and flags every block of a sealed batch.
+ *
+ * Two views, as for blocks (read-committed): `sealed` on a batch is the miner's, set as soon as a
+ * block seals it in memory; readers see a batch sealed (`lastSealed`, `sealedBatch`, a block's
+ * `batchSealed` flag) only once the block that seals it is stored (`publishSealed`).
  */
 export class BatchIndex {
   private readonly batches: BatchRecord[] = []
+  /** The last batch whose sealing block is stored (batch 0 is the genesis block's). */
+  private storedSealed = 0n
 
   get last(): BatchRecord {
     return this.batches[this.batches.length - 1]
@@ -75,10 +81,27 @@ export class BatchIndex {
     return last && !last.sealed ? last : undefined
   }
 
-  /** The last sealed batch (batch 0, the genesis block's, is sealed from the start). */
+  /** The last sealed batch as stored (batch 0, the genesis block's, is sealed from the start). */
   get lastSealed(): BatchRecord {
-    const last = this.last
-    return last.sealed ? last : this.batches[this.batches.length - 2]
+    return this.batches[Number(this.storedSealed)]
+  }
+
+  /** Batch `number` if readers may see it sealed (its sealing block is stored). */
+  sealedBatch(number: bigint): BatchRecord | undefined {
+    return number <= this.storedSealed ? this.get(number) : undefined
+  }
+
+  /**
+   * The blocks sealing batches up to `number` are stored: readers see those batches sealed, and
+   * their blocks flagged so.
+   */
+  publishSealed(number: bigint, blocksOf: (batch: BatchRecord) => Iterable<BlockRecord>): void {
+    while (this.storedSealed < number) {
+      const batch = this.get(this.storedSealed + 1n)
+      if (!batch?.sealed) return
+      this.storedSealed = batch.number
+      for (const block of blocksOf(batch)) block.batchSealed = true
+    }
   }
 
   get(number: bigint): BatchRecord | undefined {
@@ -120,7 +143,8 @@ export class BatchIndex {
   truncate(number: bigint, blocksOf: (batch: BatchRecord) => Iterable<BlockRecord>): void {
     while (this.batches.length > 0 && this.last.firstBlock > number) this.batches.pop()
     const last = this.last
-    if (!last || last.lastBlock <= number) return
+    if (!last) this.storedSealed = 0n
+    if (!last || last.lastBlock <= number) return this.clampStoredSealed()
     last.lastBlock = number
     let txCount = 0
     let sealed = false
@@ -129,11 +153,23 @@ export class BatchIndex {
       sealed = block.sealsBatch
     }
     last.txCount = txCount
+    this.storedSealed = this.storedSealed < last.number ? this.storedSealed : last.number
     this.markSealed(last, blocksOf(last), sealed)
+    this.clampStoredSealed()
   }
 
+  /** No batch above the last sealed one is seen sealed. */
+  private clampStoredSealed(): void {
+    const last = this.last
+    if (!last) return
+    const lastSealed = last.sealed ? last.number : last.number - 1n
+    if (this.storedSealed > lastSealed) this.storedSealed = lastSealed < 0n ? 0n : lastSealed
+  }
+
+  /** Sealed or open again (a truncation); the blocks show it once the seal is stored (`publishSealed`). */
   private markSealed(batch: BatchRecord, blocks: Iterable<BlockRecord>, sealed: boolean): void {
     batch.sealed = sealed
-    for (const block of blocks) block.batchSealed = sealed
+    const shown = sealed && batch.number <= this.storedSealed
+    for (const block of blocks) block.batchSealed = shown
   }
 }

@@ -61,9 +61,13 @@ export class Chain {
     return this.blocks[this.blocks.length - 1]
   }
 
-  /** Makes blocks up to `number` visible to readers: they are in the store now. */
-  publish(number: bigint): void {
+  /**
+   * Makes blocks up to `number` visible to readers: they are in the store now, and so is the
+   * sealing of batches up to `sealedBatch` (a commit that stored a batch's sealing block).
+   */
+  publish(number: bigint, sealedBatch?: bigint): void {
     this.published = Math.min(Number(number), this.blocks.length - 1)
+    if (sealedBatch !== undefined) this.batches.publishSealed(sealedBatch, (batch) => this.batchBlocks(batch))
   }
 
   /**
@@ -89,7 +93,7 @@ export class Chain {
     return number >= 0n && number < BigInt(this.blocks.length) ? this.blocks[Number(number)] : undefined
   }
 
-  /** The last block of the last sealed L1 batch: what `safe` and `finalized` name. */
+  /** The last block of the last sealed L1 batch (as stored): what `safe` and `finalized` name. */
   get finalized(): BlockRecord {
     return this.blocks[Math.min(Number(this.batches.lastSealed.lastBlock), this.published)]
   }
@@ -99,12 +103,18 @@ export class Chain {
     return this.batches.open
   }
 
+  /** The last batch sealed in the store (what readers see). */
   get lastSealedBatch(): BatchRecord {
     return this.batches.lastSealed
   }
 
   batch(number: bigint): BatchRecord | undefined {
     return this.batches.get(number)
+  }
+
+  /** Batch `number` once its sealing block is stored (an open batch, or one sealed by a block not yet stored, is not). */
+  sealedBatch(number: bigint): BatchRecord | undefined {
+    return this.batches.sealedBatch(number)
   }
 
   /** The blocks of a batch, first to last. */
@@ -133,7 +143,9 @@ export class Chain {
   restore(blocks: Iterable<StoredBlock>): void {
     const from = this.unindexed?.from ?? this.blocks.length
     for (const block of blocks) this.extend(block)
-    this.published = this.blocks.length - 1
+    // Stored, so published, and so are the batches they seal.
+    const last = this.batches.last
+    this.publish(BigInt(this.blocks.length - 1), last && (last.sealed ? last.number : last.number - 1n))
     if (this.blocks.length > from) this.unindexed = { from, to: this.blocks.length }
   }
 

@@ -53,9 +53,20 @@ export class ChainWriter {
   pool: TxPool | undefined
   /** The node's settings now, encoded (set by the node); stored when they differ from the last. */
   settings: (() => Uint8Array) | undefined
+  /** Puts the node's settings back to an earlier encoding (set by the node): after a refused commit. */
+  rollBackSettings: ((settings: Uint8Array) => void) | undefined
   /** The settings the store holds, or that the commit in flight carries. */
   private storedSettings: Uint8Array | undefined
   private committedSettings: Uint8Array | undefined
+  /**
+   * The node's settings when its memory and the store last agreed (a start, a successful commit):
+   * what a refused commit puts back. Not `committedSettings`, which lacks the options a start
+   * gave explicitly over the stored ones until a commit stores them.
+   */
+  private goodSettings: Uint8Array | undefined
+  /** Refused commits so far, and the error of the last one (see `failedSince`). */
+  private failures = 0
+  private lastFailure: Error | undefined
   /** A change with no block of its own is queued (pool or settings: `persist`). */
   private pendingOther = false
 
@@ -89,6 +100,12 @@ export class ChainWriter {
     this.stored = head
     this.storedSettings = this.committedSettings = settings
     this.chain.publish(head)
+    this.keepSettings()
+  }
+
+  /** The node's settings now are the ones a refused commit goes back to (a start). */
+  keepSettings(): void {
+    this.goodSettings = this.settings?.()
   }
 
   /**
@@ -104,6 +121,20 @@ export class ChainWriter {
       void this.flush()
     }
     return this.settled()
+  }
+
+  /** A mark to pass to `failedSince`, taken before a change is made in memory. */
+  get failureMark(): number {
+    return this.failures
+  }
+
+  /**
+   * Throws the refusal that rolled the node back since `mark`, if one did. A dev-node setting
+   * changed in memory, then rolled back by another commit's refusal before its own `persist`,
+   * would find nothing to store and succeed: its caller must be told it failed instead.
+   */
+  failedSince(mark: number): void {
+    if (this.failures !== mark && this.lastFailure) throw this.lastFailure
   }
 
   /** The settings to store, when they differ from what the store holds or will. */
@@ -166,6 +197,9 @@ export class ChainWriter {
     const settings = this.settingsChanged()
     if (settings) this.storedSettings = settings
     const encoded = blocks.map((block) => ({ number: block.number, bytes: encodeBlockRecord(block) }))
+    // The last batch this commit seals, as encoded (a batch sealed in memory meanwhile waits for its own commit).
+    let sealedBatch: bigint | undefined
+    for (const block of blocks) if (block.sealsBatch && (sealedBatch === undefined || block.l1BatchNumber > sealedBatch)) sealedBatch = block.l1BatchNumber
     try {
       await this.store.commit({
         meta: this.meta(head),
@@ -177,10 +211,15 @@ export class ChainWriter {
       })
       this.stored = head
       this.committed = upTo
-      if (settings) this.committedSettings = settings
+      if (settings) this.committedSettings = this.goodSettings = settings
       // Stored: the chain keeps them as their bytes from now on (Chain.stored).
+      // Published first: the batches it seals flag their blocks, which the stored forms made
+      // next copy (and the `block` event, sent with the mined record, shows).
+      this.chain.publish(head, sealedBatch)
       blocks.forEach((block, i) => this.chain.stored(block, encoded[i].bytes))
-      this.chain.publish(head)
+      // Readers see the blocks and the pool of this commit together: a transaction mined by it
+      // leaves the pool they see as its block appears.
+      if (poolChanges) this.pool!.stored.apply(poolChanges)
       this.blockWaiters = settle(this.blockWaiters, (waiter) => waiter.until <= head)
       this.changeWaiters = settle(this.changeWaiters, (waiter) => waiter.until <= upTo)
     } catch (error) {
@@ -206,9 +245,14 @@ export class ChainWriter {
     this.queued = []
     this.dropAbove = undefined
     this.pendingOther = false
+    this.failures++
+    this.lastFailure = failure
     try {
       await this.rollBack(this.stored)
     } finally {
+      // Settings changed since the last good commit go back too: their callers are told they failed.
+      const good = this.goodSettings
+      if (good && this.rollBackSettings && this.settings && !equalsBytes(this.settings(), good)) this.rollBackSettings(good)
       // Changes made on top of the failed ones while the rollback waited are gone with them.
       this.queued = []
       this.dropAbove = undefined

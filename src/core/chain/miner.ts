@@ -134,6 +134,22 @@ export class Miner {
   }
 
   /**
+   * Automine at start: mines the pool's executable transactions as `mineThrough` would have had
+   * the node been in automine when they arrived (they were pooled under interval or manual mining
+   * before a restart); resolves once their blocks are stored.
+   */
+  async mineExecutable(): Promise<void> {
+    await this.lock.acquire()
+    let last: BlockRecord | undefined
+    try {
+      for (let next = await this.executable(1); next.length > 0; next = await this.executable(1)) last = await this.mineLocked(1, next)
+    } finally {
+      this.lock.release()
+    }
+    if (last) await this.deps.writer.durable(last.number)
+  }
+
+  /**
    * An account at the head, for admission: read from the miner's VM under the lock, where it
    * sits at the head's state with the accounts of the last blocks in its caches. A sandbox would
    * first move to each new head's root and read the trie cold (bench: ~0.3 ms of every

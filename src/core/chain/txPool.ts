@@ -1,5 +1,6 @@
 import type { PrefixedHexString } from '@ethereumjs/util'
 import type { SignedTransaction } from '../exec/rawTransaction.ts'
+import { StoredPool } from './storedPool.ts'
 
 export interface PoolEntry extends SignedTransaction {
   /** Arrival order: blocks take transactions first come, first served, as ZKsync's mempool does. */
@@ -33,6 +34,8 @@ export class TxPool {
   private readonly runs = new Map<PrefixedHexString, { from: bigint; to: bigint }>()
   private seq = 0
   private journal: PoolJournal = { added: new Map(), removed: new Set() }
+  /** The pool as the store holds it, which readers see (the chain writer applies each stored commit's changes). */
+  readonly stored = new StoredPool()
 
   get size(): number {
     return this.byHash.size
@@ -96,6 +99,7 @@ export class TxPool {
       if (entry.seq >= this.seq) this.seq = entry.seq + 1
     }
     this.journal = { added: new Map(), removed: new Set() }
+    this.stored.load(entries)
   }
 
   remove(hash: PrefixedHexString): PoolEntry | undefined {

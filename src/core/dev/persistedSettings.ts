@@ -100,6 +100,19 @@ export interface ExplicitOptions {
 
 /** Puts stored settings back on a node that was just restored from its store. */
 export function restoreSettings(node: Node, bytes: Uint8Array, common: Common, explicit: ExplicitOptions): void {
+  applySettings(node, parseSettings(bytes), common, explicit)
+}
+
+/**
+ * Puts the node's settings back as they were (`bytes`: their encoding then), after the store
+ * refused a commit carrying changed ones: a refused change must not stay in memory, as a refused
+ * state edit does not (docs/architecture.md, "A refused commit rolls back").
+ */
+export function rollBackSettings(node: Node, bytes: Uint8Array): void {
+  applySettings(node, parseSettings(bytes), node.common, { mining: false, blockGasLimit: false })
+}
+
+function parseSettings(bytes: Uint8Array): StoredSettings {
   let settings: StoredSettings
   try {
     settings = JSON.parse(new TextDecoder().decode(bytes)) as StoredSettings
@@ -109,7 +122,12 @@ export function restoreSettings(node: Node, bytes: Uint8Array, common: Common, e
   if (settings.version !== 1) {
     throw new ChainStoreError(`the stored node settings were written by a newer pagenode (settings ${settings.version}): upgrade pagenode or use another store`)
   }
-  if (!explicit.mining) node.mining.restore(settings.mining)
+  return settings
+}
+
+function applySettings(node: Node, settings: StoredSettings, common: Common, explicit: ExplicitOptions): void {
+  // The same mode is left running: switching would restart an interval's timer.
+  if (!explicit.mining && JSON.stringify(settings.mining) !== JSON.stringify(node.mining.current)) node.mining.restore(settings.mining)
   node.clock.offsetSeconds = BigInt(settings.clock.offsetSeconds)
   node.clock.nextOverride = big(settings.clock.nextOverride)
   node.clock.interval = big(settings.clock.interval)
@@ -118,6 +136,7 @@ export function restoreSettings(node: Node, bytes: Uint8Array, common: Common, e
   node.params.nextBaseFee = big(settings.params.nextBaseFee)
   node.params.nextPrevRandao = hexBytes(settings.params.nextPrevRandao)
   node.params.minGasPrice = BigInt(settings.params.minGasPrice)
+  for (const address of node.impersonation.list()) if (!settings.impersonation.accounts.includes(address)) node.impersonation.stop(address)
   for (const address of settings.impersonation.accounts) node.impersonation.start(address)
   node.impersonation.auto = settings.impersonation.auto
   node.snapshots.load(

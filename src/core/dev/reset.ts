@@ -22,6 +22,7 @@ export function resetChain(node: Node): Promise<void> {
     node.chain.truncate(-1n)
     await node.state.clear()
     node.pool.clear()
+    node.pool.stored.clear()
     node.clock.reset()
     node.params.reset()
     node.impersonation.reset()

@@ -13,8 +13,9 @@ export function proofForTransactionLog(chain: Chain, txHash: PrefixedHexString, 
   const tx = chain.transaction(txHash)
   if (!tx) return null
   const block = chain.byNumber(tx.blockNumber)!
-  const batch = chain.batch(block.l1BatchNumber)!
-  if (!batch.sealed) return null
+  // Sealed as readers see it: once the block that seals the batch is stored.
+  const batch = chain.sealedBatch(block.l1BatchNumber)
+  if (!batch) return null
   const logs = batchL2ToL1Logs(chain.batchBlocks(batch))
   const ids = logs.flatMap((entry, id) => (entry.tx === tx ? [id] : []))
   return index < ids.length ? l2ToL1LogProof(logs, ids[index]) : null
@@ -35,8 +36,9 @@ export function proofForMessage(
 ): L2ToL1LogProof | null {
   const block = chain.byNumber(blockNumber)
   if (!block) return null
-  const batch = chain.batch(block.l1BatchNumber)!
-  if (!batch.sealed) return null
+  // Sealed as readers see it: once the block that seals the batch is stored.
+  const batch = chain.sealedBatch(block.l1BatchNumber)
+  if (!batch) return null
   const key = bytesToHex(setLengthLeft(hexToBytes(sender), 32))
   const logs = batchL2ToL1Logs(chain.batchBlocks(batch))
   const matching = logs.flatMap((entry, id) => (entry.log.key === key && entry.log.value === messageHash ? [{ entry, id }] : []))

@@ -66,6 +66,45 @@ test('under automine a future nonce is acknowledged once stored, and a restart b
   expect(await poolHashes(again)).toEqual([])
 })
 
+test.each([
+  ['given at start', { mode: 'auto' } as MiningConfig],
+  ['stored', undefined],
+])('a restart in automine (%s) mines the executable pooled transactions at start; a queued one waits', async (how, auto) => {
+  const store = new FlakyStore()
+  const { node, call } = await open(store, { mode: 'manual' })
+  const raws = await Promise.all([1, 0, 3].map((nonce) => signTransfer(nonce)))
+  for (const raw of raws) await call('eth_sendRawTransaction', raw)
+  // Automine stored for the next start: the pool waits as it is until then.
+  if (how === 'stored') await call('evm_setAutomine', true)
+  expect(await call('eth_blockNumber')).toBe('0x0')
+  await node.close()
+
+  const { node: restarted, call: again } = await open(store, auto)
+  expect(restarted.mining.automine).toBe(true)
+  // Mined before the start resolved, one transaction a block as automine mines, in nonce order.
+  expect(await again('eth_blockNumber')).toBe('0x2')
+  expect(await again('eth_getTransactionByHash', txHash(raws[1]))).toMatchObject({ blockNumber: '0x1' })
+  expect(await again('eth_getTransactionByHash', txHash(raws[0]))).toMatchObject({ blockNumber: '0x2' })
+  expect(await poolHashes(again)).toEqual([txHash(raws[2])])
+  await restarted.close()
+  const { call: third } = await open(store, auto)
+  expect(await third('eth_blockNumber')).toBe('0x2')
+  expect(await poolHashes(third)).toEqual([txHash(raws[2])])
+})
+
+test('a restart in automine whose store refuses the pooled transactions\' blocks fails, and keeps them pooled', async () => {
+  const store = new FlakyStore()
+  const { node, call } = await open(store, { mode: 'manual' })
+  const raw = await signTransfer(0)
+  await call('eth_sendRawTransaction', raw)
+  await node.close()
+  store.failing = true
+  await expect(startNode({ store, mining: { mode: 'auto' } })).rejects.toThrow(/block 1 could not be stored/)
+  store.failing = false
+  const { call: again } = await open(store, { mode: 'manual' })
+  expect(await poolHashes(again)).toEqual([txHash(raw)])
+})
+
 test('a pooled transaction the store refuses is not acknowledged and leaves the pool', async () => {
   const store = new FlakyStore()
   const { call } = await open(store, { mode: 'manual' })
@@ -101,6 +140,60 @@ test('dev-node settings and snapshots survive a restart; a snapshot taken before
   // Consumed, and stored so: a third start cannot revert to it again.
   const { call: third } = await open(store)
   expect(await third('evm_revert', snapshot)).toBe(false)
+})
+
+test('a dev-node setting the store refuses is not acknowledged and the node keeps the setting it had', async () => {
+  const store = new FlakyStore()
+  const { node, call } = await open(store)
+  await call('evm_increaseTime', 100)
+  await call('anvil_impersonateAccount', DEV[2].address)
+  const snapshot = await call<string>('evm_snapshot')
+  const before = {
+    mining: node.mining.current,
+    offset: node.clock.offsetSeconds,
+    interval: node.clock.interval,
+    minGasPrice: node.params.minGasPrice,
+    coinbase: await call('eth_coinbase'),
+    accounts: await call('eth_accounts'),
+  }
+
+  store.failing = true
+  const refused = /^the change could not be stored \(QuotaExceededError.*\); the chain is unchanged at block 0$/
+  await expectRpcError(call('evm_setIntervalMining', 3600), -32000, refused)
+  await expectRpcError(call('evm_setAutomine', false), -32000, refused)
+  await expectRpcError(call('evm_increaseTime', 1000), -32000, refused)
+  await expectRpcError(call('anvil_setBlockTimestampInterval', 5), -32000, refused)
+  await expectRpcError(call('anvil_setMinGasPrice', '0x7'), -32000, refused)
+  await expectRpcError(call('anvil_setCoinbase', DEV[1].address), -32000, refused)
+  await expectRpcError(call('anvil_impersonateAccount', DEV[1].address), -32000, refused)
+  await expectRpcError(call('anvil_stopImpersonatingAccount', DEV[2].address), -32000, refused)
+  await expectRpcError(call('evm_snapshot'), -32000, refused)
+  store.failing = false
+
+  expect(node.mining.current).toEqual(before.mining)
+  expect(await call('eth_mining')).toBe(true)
+  expect(node.clock.offsetSeconds).toBe(before.offset)
+  expect(node.clock.interval).toBe(before.interval)
+  expect(node.params.minGasPrice).toBe(before.minGasPrice)
+  expect(await call('eth_coinbase')).toBe(before.coinbase)
+  expect(await call('eth_accounts')).toEqual(before.accounts)
+  // Automine still mines, and the snapshot taken before the refusals is the one that reverts.
+  await call('eth_sendRawTransaction', await signTransfer(0))
+  expect(await call('eth_blockNumber')).toBe('0x1')
+  expect(await call('evm_revert', snapshot)).toBe(true)
+  expect(await call('eth_blockNumber')).toBe('0x0')
+})
+
+test('a refused setting goes back to the mode given at start, not to the stored one it overrode', async () => {
+  const store = new FlakyStore()
+  const { node, call } = await open(store)
+  await call('evm_setAutomine', false)
+  await node.close()
+  const { node: explicit, call: again } = await open(store, { mode: 'auto' })
+  store.failing = true
+  await expectRpcError(again('evm_setIntervalMining', 3600), -32000, /could not be stored/)
+  store.failing = false
+  expect(explicit.mining.current).toEqual({ mode: 'auto' })
 })
 
 test('a mining mode given at start wins over the stored one', async () => {

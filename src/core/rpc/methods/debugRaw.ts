@@ -19,7 +19,7 @@ export const debugRawMethods: MethodTable = {
   debug_getRawReceipts: method([blockRef('block')], (node, [ref]) => blockAt(node, ref).transactions.map((tx) => bytesToHex(receiptBytes(tx)))),
   // geth answers "0x" for a hash it does not know (no error, no null).
   debug_getRawTransaction: method([hash('transactionHash')], (node, [txHash]) => {
-    const tx = node.chain.transaction(txHash) ?? node.pool.get(txHash)
+    const tx = node.chain.transaction(txHash) ?? node.pool.stored.get(txHash)
     return tx ? bytesToHex(transactionBytes(tx)) : '0x'
   }),
 }

@@ -16,11 +16,13 @@ async function classify(node: Node): Promise<{ pending: PoolEntry[]; queued: Poo
   const pending: PoolEntry[] = []
   const queued: PoolEntry[] = []
   const stateNonces = new Map<PrefixedHexString, bigint>()
-  for (const sender of node.pool.senders()) stateNonces.set(sender, (await node.account(sender, node.chain.head))?.nonce ?? 0n)
-  for (const entry of node.pool.all()) {
+  // The pool as stored, against the head as stored (read-committed: docs/architecture.md).
+  const pool = node.pool.stored
+  for (const sender of pool.senders()) stateNonces.set(sender, (await node.account(sender, node.chain.head))?.nonce ?? 0n)
+  for (const entry of pool.all()) {
     const stateNonce = stateNonces.get(entry.from)!
     if (entry.tx.nonce < stateNonce) continue // replaced by a mined one; the miner drops it
-    const executable = entry.tx.nonce < stateNonce + BigInt(node.pool.executableCount(entry.from, stateNonce))
+    const executable = entry.tx.nonce < stateNonce + BigInt(pool.executableCount(entry.from, stateNonce))
     ;(executable ? pending : queued).push(entry)
   }
   return { pending, queued }

@@ -18,10 +18,12 @@ import { address, custom, data, hash, numberish, optional, ParamError, parseArra
 
 const LATEST = { kind: 'tag', tag: 'latest' } as const
 
-/** A sealed batch, or undefined: era knows only sealed batches (open ones are not in l1_batches). */
+/**
+ * A sealed batch, or undefined: era knows only sealed batches (open ones are not in l1_batches),
+ * and readers see a batch sealed once its sealing block is stored.
+ */
 function sealedBatch(node: Node, number: bigint) {
-  const batch = node.chain.batch(number)
-  return batch?.sealed ? batch : undefined
+  return node.chain.sealedBatch(number)
 }
 
 function parseInteropMode(value: unknown): undefined {
@@ -131,7 +133,7 @@ export const zksMethods: MethodTable = {
   zks_getTransactionDetails: method([hash('transactionHash')], (node, [txHash]) => {
     const mined = node.chain.transaction(txHash)
     if (mined) return transactionDetails(mined, mined.receivedAtMs, { record: mined, block: node.chain.byNumber(mined.blockNumber)! })
-    const pending = node.pool.get(txHash)
+    const pending = node.pool.stored.get(txHash)
     return pending ? transactionDetails(pending, pending.receivedAtMs) : null
   }),
   // Era answers an empty list for a block it does not have.

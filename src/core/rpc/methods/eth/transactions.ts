@@ -62,7 +62,7 @@ export const transactionMethods: MethodTable = {
   eth_getTransactionByHash: method([hash('transactionHash')], (node, [txHash]) => {
     const mined = node.chain.transaction(txHash)
     if (mined) return formatMinedTransaction(mined, node.chain.byNumber(mined.blockNumber)!)
-    const pending = node.pool.get(txHash)
+    const pending = node.pool.stored.get(txHash)
     return pending ? formatTransaction(pending, undefined) : null
   }),
 
