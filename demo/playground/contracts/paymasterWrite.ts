@@ -9,7 +9,7 @@ import { createWalletClient, custom, defineChain, type EIP1193Provider } from 'v
 import { mnemonicToAccount, type HDAccount } from 'viem/accounts'
 import { chainConfig, eip712WalletActions, getGeneralPaymasterInput } from 'viem/zksync'
 import { DEV_MNEMONIC } from '../../../src/core/config.ts'
-import type { Hex, Session } from '../session.ts'
+import type { Hex } from '../session.ts'
 
 /** How many of the mnemonic's accounts to look through for the sender's key. */
 const DERIVED_ACCOUNTS = 20
@@ -26,6 +26,12 @@ function devAccount(address: Hex): HDAccount | undefined {
   return derived.get(wanted)
 }
 
+/** What the write needs of the session: the chain it signs for and the provider it sends through. */
+export interface ChainAccess {
+  chainId: number
+  provider: { request(args: { method: string; params?: unknown }): Promise<unknown> }
+}
+
 export interface PaymasterWrite {
   from: Hex
   to: Hex
@@ -35,7 +41,7 @@ export interface PaymasterWrite {
 }
 
 /** Signs and sends the write with the paymaster's `general(0x)` input; resolves with its hash. */
-export async function sendWithPaymaster(session: Session, write: PaymasterWrite): Promise<Hex> {
+export async function sendWithPaymaster(session: ChainAccess, write: PaymasterWrite): Promise<Hex> {
   const account = devAccount(write.from)
   if (!account) throw new Error(`The page holds no key for ${write.from}: a write paid by a paymaster is signed in the page, from one of the first ${DERIVED_ACCOUNTS} accounts of the dev mnemonic.`)
   // A ZKsync chain to viem (its 0x71 serializer and EIP-712 domain), by the node's chain id. Not
