@@ -4,6 +4,7 @@
  * the 9 MB compiler takes seconds on a small machine: the timeouts are generous.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test'
+import { toEventSelector } from 'viem'
 import { DEV, offlineStatus, openPlayground, rpc } from './support/playground.ts'
 
 const COMPILE_TIMEOUT = 120_000
@@ -369,4 +370,53 @@ test('a choice of compiler: solc 0.8.37 is loaded when chosen, compiles what is 
   await expect(status).toHaveText(/^solc 0\.8\.37\+commit\.\w+.* · EVM prague$/, { timeout: COMPILE_TIMEOUT })
   await compile(panel)
   await expect(panel.getByTestId('compile-summary')).toHaveText(/^Compiled in [\d.]+ s: PlaygroundToken\.$/)
+})
+
+test('gasless with a paymaster: the example paymaster, funded, pays for a write from an account with no ETH', async ({ page }) => {
+  await openPlayground(page, 'contracts')
+  const panel = contractsPanel(page)
+  await panel.getByTestId('example').selectOption('gasless-paymaster')
+  await compile(panel)
+  const paymaster = await deploy(panel, 'GaslessPaymaster')
+  const paymasterAddress = (await paymaster.getAttribute('data-address'))!
+  await rpc(page, 'eth_sendTransaction', { from: DEV[0].address, to: paymasterAddress, value: '0xde0b6b3a7640000' })
+
+  await panel.getByTestId('example').selectOption('counter')
+  await compile(panel)
+  const counter = await deploy(panel, 'Counter')
+  // Account 3 of the dev mnemonic, emptied: it could not pay a fee itself.
+  const gasless = '0x90f79bf6eb2c4f870365e785982e1f101e93b906'
+  await rpc(page, 'anvil_setBalance', gasless, '0x0')
+  const balance = async (address: string) => BigInt(await rpc<string>(page, 'eth_getBalance', address, 'latest'))
+  const before = await balance(paymasterAddress)
+  expect(before).toBe(10n ** 18n)
+
+  await counter.getByLabel('Send from').selectOption(gasless)
+  await counter.getByLabel('Paid by paymaster at (optional)').fill(paymasterAddress)
+  const increment = counter.getByTestId('fn-increment')
+  await increment.getByRole('button', { name: 'Send', exact: true }).click()
+  const outcome = increment.getByTestId('result')
+  await expect(outcome.getByTestId('tx-status')).toHaveText('success')
+  // The paymaster's Paid event is among the transaction's logs (the card decodes the Counter's ABI only).
+  await expect(outcome.getByTestId('events')).toContainText(`topic ${toEventSelector('Paid(address,uint256)')} from ${paymasterAddress.slice(0, 8)}`)
+  await expect(outcome.getByTestId('events')).toContainText(new RegExp(`Incremented\\(by: ${gasless}, count: 1\\)`, 'i'))
+  const hash = (await outcome.getByRole('link').first().getAttribute('href'))!.split('/').pop()!
+  const transaction = await rpc<{ type: string; from: string }>(page, 'eth_getTransactionByHash', hash)
+  expect(transaction).toMatchObject({ type: '0x71', from: gasless })
+
+  // The paymaster paid the fee; the account still has nothing, and the write happened.
+  const receipt = await rpc<{ gasUsed: string; effectiveGasPrice: string }>(page, 'eth_getTransactionReceipt', hash)
+  expect(before - (await balance(paymasterAddress))).toBe(BigInt(receipt.gasUsed) * BigInt(receipt.effectiveGasPrice))
+  expect(await balance(gasless)).toBe(0n)
+  const count = counter.getByTestId('fn-count')
+  await count.getByRole('button', { name: 'Call' }).click()
+  await expect(count.getByTestId('value')).toHaveText('1')
+  const paid = paymaster.getByTestId('fn-paid')
+  await paid.getByRole('button', { name: 'Call' }).click()
+  await expect(paid.getByTestId('value')).toHaveText('1')
+
+  // A paymaster field that is not an address is refused before anything is signed.
+  await counter.getByLabel('Paid by paymaster at (optional)').fill('0x12')
+  await increment.getByRole('button', { name: 'Send', exact: true }).click()
+  await expect(outcome).toContainText('Paid by paymaster at: An address has 40 hex digits')
 })

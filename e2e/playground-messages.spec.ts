@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
-import { openPlayground, rpc } from './support/playground.ts'
+import { DEV, openPlayground, rpc } from './support/playground.ts'
 
 /** The L2→L1 messages panel: send through the L1Messenger, follow the message to a proof checked in the page. */
 
@@ -70,4 +70,45 @@ test('bad hex is refused where it was typed; past messages open from the history
   await history.locator('tbody tr').nth(1).getByRole('link', { name: /^0x/ }).last().click()
   await expect(panel(page).getByTestId('message-text')).toContainText('first')
   await expect(panel(page).getByTestId('verdict')).toHaveAttribute('data-verified', 'true')
+})
+
+test('a withdrawal: sent from the form to L2BaseToken, shown decoded as a withdrawal, its proof verified', async ({ page }) => {
+  await openPlayground(page, 'messages')
+  const form = panel(page).getByRole('form', { name: 'Withdraw ETH to L1' })
+  // A receiver that is not an address is refused where it was typed, and nothing is sent.
+  await form.getByLabel('L1 receiver').fill('0x1234')
+  await form.getByRole('button', { name: 'Withdraw' }).click()
+  await expect(form.getByTestId('withdraw-problem')).toContainText('L1 receiver: An address has 40 hex digits')
+  await expect(form.getByLabel('L1 receiver')).toHaveAttribute('aria-invalid', 'true')
+
+  const receiver = DEV[1].address
+  const before = BigInt(await rpc<string>(page, 'eth_getBalance', DEV[0].address, 'latest'))
+  await form.getByLabel('From (a dev account; the node signs)').selectOption(DEV[0].address)
+  await form.getByLabel('Amount (ETH)').fill('0.25')
+  await form.getByLabel('L1 receiver').fill(receiver)
+  await form.getByRole('button', { name: 'Withdraw' }).click()
+  const detail = panel(page).getByTestId('message-detail')
+  await expect(detail.getByTestId('message-stage')).toHaveAttribute('data-stage', 'sealed')
+  const txHash = page.url().split('/').pop()!
+
+  const withdrawal = new RegExp(`withdrawal of 0\\.25 ETH to ${receiver}.*finalizeEthWithdrawal 0x6c0960f9 · receiver ${receiver} · amount 250000000000000000 wei`, 'i')
+  await expect(detail.getByTestId('message-text')).toHaveText(withdrawal)
+  await expect(detail.getByTestId('message-event')).toContainText(withdrawal)
+  await expect(detail.getByTestId('message-event')).toContainText('yes ✓')
+  // The log is the L1Messenger's, keyed by its caller, the L2BaseToken.
+  await expect(detail.getByTestId('l2tol1-logs')).toContainText('"sender": "0x0000000000000000000000000000000000008008"')
+  await expect(detail.getByTestId('l2tol1-logs')).toContainText('"key": "0x000000000000000000000000000000000000000000000000000000000000800a"')
+  await expect(detail.getByTestId('verdict')).toHaveAttribute('data-verified', 'true')
+  await expect(detail.getByTestId('batch-verdict')).toHaveAttribute('data-verified', 'true')
+  const proof = await rpc<{ root: string }>(page, 'zks_getL2ToL1LogProof', txHash)
+  await expect(detail.getByTestId('recomputed-root')).toHaveText(proof.root)
+
+  // The ETH left the sender: the amount and the fee.
+  const receipt = await rpc<{ gasUsed: string; effectiveGasPrice: string }>(page, 'eth_getTransactionReceipt', txHash)
+  const after = BigInt(await rpc<string>(page, 'eth_getBalance', DEV[0].address, 'latest'))
+  expect(before - after).toBe(250_000_000_000_000_000n + BigInt(receipt.gasUsed) * BigInt(receipt.effectiveGasPrice))
+
+  const history = panel(page).getByTestId('message-history')
+  await expect(history.locator('tbody tr')).toHaveCount(1)
+  await expect(history.locator('tbody tr').first()).toContainText(withdrawal)
 })

@@ -1,5 +1,6 @@
 /** The Solidity examples the panel offers, with constructor arguments to start from. */
 import counter from './examples/Counter.sol?raw'
+import gaslessPaymaster from './examples/GaslessPaymaster.sol?raw'
 import greeter from './examples/Greeter.sol?raw'
 import l1Notifier from './examples/L1Notifier.sol?raw'
 import token from './examples/Token.sol?raw'
@@ -26,4 +27,5 @@ export const EXAMPLES: readonly Example[] = [
   { id: 'counter', file: 'Counter.sol', title: 'Counter (require reasons, a custom error, a payable function)', source: counter, constructorArgs: {} },
   { id: 'greeter', file: 'Greeter.sol', title: 'Greeter (console.log in the constructor, a transaction and a view)', source: greeter, constructorArgs: { greeting_: 'Hello' } },
   { id: 'l1-notifier', file: 'L1Notifier.sol', title: 'L2→L1 message sender (calls the L1Messenger at 0x…8008)', source: l1Notifier, constructorArgs: {} },
+  { id: 'gasless-paymaster', file: 'GaslessPaymaster.sol', title: 'Gasless with a paymaster (pays the fee of writes that name it)', source: gaslessPaymaster, constructorArgs: {} },
 ]

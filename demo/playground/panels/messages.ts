@@ -8,19 +8,42 @@
 import type { Hex } from 'viem'
 import type { Panel } from '../panel.ts'
 import { field, h, uniqueId } from '../ui/dom.ts'
+import { readAddress } from '../accounts/address.ts'
+import { readEther } from '../send/amount.ts'
+import { etherAmount } from '../ui/amount.ts'
 import { failureView } from '../ui/errors.ts'
 import { shortHash } from '../ui/format.ts'
 import { explorerHref, explorerLink, messagesHref } from '../ui/links.ts'
 import { L1_MESSAGE_SENT_TOPIC, L1_MESSENGER, messageBytes, messageText, sendToL1Data, type MessageKind, type SentMessage } from '../messages/messenger.ts'
 import { provenLogView } from '../messages/proofView.ts'
 import { messageState, pastMessages, type MessageState, type Request } from '../messages/status.ts'
+import { decodeWithdrawal, L2_BASE_TOKEN, withdrawData } from '../messages/withdrawal.ts'
 import './messages.css'
 
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/
 /** While a message waits (to be mined, for its batch to seal), how often to look again. */
 const WAIT_POLL_MS = 1_000
 
-function messageView(message: Hex): HTMLElement {
+/** A message by what it says: a withdrawal decoded, else its text when printable, else its bytes. */
+function messageView(message: Hex, sender: Hex): HTMLElement {
+  const withdrawal = decodeWithdrawal(message, sender)
+  if (withdrawal) {
+    return h(
+      'span',
+      { testid: 'withdrawal' },
+      'withdrawal of ',
+      etherAmount(withdrawal.amount),
+      ' to ',
+      h('span', { class: 'hash' }, withdrawal.l1Receiver),
+      withdrawal.sender ? [' from ', h('span', { class: 'hash' }, withdrawal.sender), ` with ${(withdrawal.data!.length - 2) / 2} bytes of data`] : [],
+      ' ',
+      h(
+        'span',
+        { class: 'hint hash', title: message },
+        `(finalizeEthWithdrawal ${withdrawal.selector} · receiver ${withdrawal.l1Receiver} · amount ${withdrawal.amount} wei)`,
+      ),
+    )
+  }
   const text = messageText(message)
   return text === undefined ? h('span', { class: 'hash' }, message) : h('span', {}, h('q', {}, text), ' ', h('span', { class: 'hint hash' }, message))
 }
@@ -39,7 +62,7 @@ function eventView(message: SentMessage, index: number): HTMLElement {
       ['topic 0', h('span', { class: 'hash' }, `${L1_MESSAGE_SENT_TOPIC} (L1MessageSent(address,bytes32,bytes))`)],
       ['_sender', h('span', { class: 'hash' }, message.sender)],
       ['_hash', h('span', { class: 'hash' }, message.hash)],
-      ['_message', messageView(message.message)],
+      ['_message', messageView(message.message, message.sender)],
       ['keccak256(_message) = _hash', message.hashMatches ? h('span', { class: 'ok-text' }, 'yes ✓') : h('span', { class: 'error' }, 'no ✗')],
     ]),
   )
@@ -80,6 +103,21 @@ export const messagesPanel: Panel = {
     )
     messageInput.setAttribute('aria-describedby', `${messageInput.getAttribute('aria-describedby') ?? ''} ${inputError.id}`.trim())
 
+    /** Sends a transaction from a dev account, then follows it here to its message and proof. */
+    async function sendAndFollow(transaction: Record<string, string>, button: HTMLButtonElement, outcome: HTMLElement, errorId: string): Promise<void> {
+      button.disabled = true
+      outcome.replaceChildren(h('p', { class: 'hint' }, 'Sending…'))
+      try {
+        const hash = await session.request<Hex>('eth_sendTransaction', [transaction])
+        outcome.replaceChildren(h('p', { class: 'hint' }, 'Sent: ', h('a', { href: messagesHref(hash), class: 'hash' }, shortHash(hash))))
+        navigator.open('messages', hash)
+      } catch (error) {
+        outcome.replaceChildren(failureView(error, errorId))
+      } finally {
+        button.disabled = false
+      }
+    }
+
     form.addEventListener('submit', async (event) => {
       event.preventDefault()
       let message: Hex
@@ -94,17 +132,43 @@ export const messagesPanel: Panel = {
       }
       inputError.hidden = true
       messageInput.removeAttribute('aria-invalid')
-      sendButton.disabled = true
-      sendOutcome.replaceChildren(h('p', { class: 'hint' }, 'Sending…'))
-      try {
-        const hash = await session.request<Hex>('eth_sendTransaction', [{ from: fromSelect.value, to: L1_MESSENGER, data: sendToL1Data(message) }])
-        sendOutcome.replaceChildren(h('p', { class: 'hint' }, 'Sent: ', h('a', { href: messagesHref(hash), class: 'hash' }, shortHash(hash))))
-        navigator.open('messages', hash)
-      } catch (error) {
-        sendOutcome.replaceChildren(failureView(error, 'send-error'))
-      } finally {
-        sendButton.disabled = false
-      }
+      await sendAndFollow({ from: fromSelect.value, to: L1_MESSENGER, data: sendToL1Data(message) }, sendButton, sendOutcome, 'send-error')
+    })
+
+    // --- Withdrawing ETH: L2BaseToken's withdraw(l1Receiver) sends the message L1 finalizes --------
+    const withdrawFrom = h('select', { name: 'withdraw-from', testid: 'withdraw-from' }, ...session.accounts.map((account, i) => h('option', { value: account }, `${i} · ${account}`)))
+    const withdrawAmount = h('input', { name: 'withdraw-amount', testid: 'withdraw-amount', inputmode: 'decimal', placeholder: '0.5', value: '1', autocomplete: 'off', required: true })
+    const withdrawReceiver = h('input', { name: 'l1-receiver', testid: 'withdraw-receiver', placeholder: '0x…', value: session.accounts[0] ?? '', autocomplete: 'off', spellcheck: 'false', required: true })
+    const withdrawProblems = h('div', { 'aria-live': 'polite' })
+    const withdrawButton = h('button', { type: 'submit', testid: 'withdraw' }, 'Withdraw')
+    const withdrawOutcome = h('div', { testid: 'withdraw-outcome', 'aria-live': 'polite' })
+    const withdrawForm = h(
+      'form',
+      { class: 'card', 'aria-label': 'Withdraw ETH to L1', novalidate: true },
+      h('h3', {}, 'Withdraw ETH to L1'),
+      h('div', { class: 'row' }, field('From (a dev account; the node signs)', withdrawFrom), field('Amount (ETH)', withdrawAmount)),
+      field('L1 receiver', withdrawReceiver, 'Sent as eth_sendTransaction to L2BaseToken (0x…800a) with withdraw(l1Receiver) and the amount as value: the ETH is burnt on L2 and the message L1’s finalizeEthWithdrawal reads is sent to L1.'),
+      withdrawProblems,
+      h('div', { class: 'row' }, withdrawButton),
+      withdrawOutcome,
+    )
+
+    withdrawForm.addEventListener('submit', async (event) => {
+      event.preventDefault()
+      const amount = readEther(withdrawAmount.value)
+      const receiver = readAddress(withdrawReceiver.value)
+      withdrawAmount.setAttribute('aria-invalid', String(!amount.ok))
+      withdrawReceiver.setAttribute('aria-invalid', String(!receiver.ok))
+      const found = [amount.ok ? undefined : `Amount: ${amount.problem}`, receiver.ok ? undefined : `L1 receiver: ${receiver.problem}`].filter((problem) => problem !== undefined)
+      withdrawProblems.replaceChildren(...found.map((problem) => h('p', { class: 'error', role: 'alert', testid: 'withdraw-problem' }, problem)))
+      withdrawOutcome.replaceChildren()
+      if (!amount.ok || !receiver.ok) return
+      await sendAndFollow(
+        { from: withdrawFrom.value, to: L2_BASE_TOKEN, value: `0x${amount.wei.toString(16)}`, data: withdrawData(receiver.address) },
+        withdrawButton,
+        withdrawOutcome,
+        'withdraw-error',
+      )
     })
 
     // --- One message, followed to its proof --------------------------------------------------
@@ -156,7 +220,7 @@ export const messagesPanel: Panel = {
         ['status', receipt.status === '0x1' ? 'success' : 'reverted: no message was sent'],
         ['block', h('a', { href: explorerHref(block) }, String(block))],
         ['L1 batch', Number.isNaN(state.batch) ? '?' : h('a', { href: explorerHref(`batch:${state.batch}`), testid: 'message-batch' }, String(state.batch))],
-        ['message', messages.length === 0 ? '—' : h('span', { testid: 'message-text' }, ...messages.map((m) => messageView(m.message)))],
+        ['message', messages.length === 0 ? '—' : h('span', { testid: 'message-text' }, ...messages.map((m) => messageView(m.message, m.sender)))],
       ])
       const parts: (Node | string)[] = [heading, overview]
       parts.push(h('h4', {}, 'Receipt: l2ToL1Logs'), h('pre', { class: 'json', testid: 'l2tol1-logs' }, JSON.stringify(receipt.l2ToL1Logs, null, 2)))
@@ -254,7 +318,7 @@ export const messagesPanel: Panel = {
                 { dataset: { tx: m.transactionHash } },
                 h('td', { class: 'num' }, h('a', { href: explorerHref(m.blockNumber) }, String(m.blockNumber))),
                 h('td', {}, explorerLink(m.sender)),
-                h('td', {}, messageView(m.message)),
+                h('td', {}, messageView(m.message, m.sender)),
                 h('td', {}, h('a', { href: messagesHref(m.transactionHash), class: 'hash', title: `Follow ${m.transactionHash} to its proof` }, shortHash(m.transactionHash))),
               ),
             ),
@@ -282,6 +346,7 @@ export const messagesPanel: Panel = {
       h('h2', {}, 'L2→L1 messages'),
       h('p', { class: 'hint' }, 'A contract or account on L2 sends a message to L1 through the L1Messenger system contract. Once the message’s batch is sealed, zks_getL2ToL1LogProof proves its log against the batch root, and this page checks that proof itself.'),
       form,
+      withdrawForm,
       detail,
       history,
     )
