@@ -1,3 +1,4 @@
+import { NonceQueue } from './wallet/nonceQueue.ts'
 import type { Common } from '@ethereumjs/common'
 import { Account, createAddressFromString, hexToBytes, type PrefixedHexString } from '@ethereumjs/util'
 import { bootloaderView, validatePaymaster } from './exec/bootloader.ts'
@@ -71,6 +72,8 @@ export class Node {
   private closed = false
 
   readonly pool = new TxPool()
+  /** eth_sendTransaction's nonce assignment, one send at a time per sender (wallet/nonceQueue.ts). */
+  readonly nonces = new NonceQueue()
   readonly filters: FilterRegistry
   readonly miner: Miner
   readonly batches: BatchPolicy
@@ -288,7 +291,7 @@ export class Node {
    * Admits a signed transaction to the pool and, under automine, mines it. Resolves once it is
    * in a committed block (automine) or accepted (interval/manual mining).
    */
-  async submit(signed: SignedTransaction): Promise<PrefixedHexString> {
+  async submit(signed: SignedTransaction, admitted?: () => void): Promise<PrefixedHexString> {
     // The WebAssembly crypto finishes loading only when the event loop turns: a caller awaiting
     // in-memory requests back to back never lets it, and would run every transaction on the
     // pure-JS crypto (×3 slower). The first transaction waits for it, later ones do not await
@@ -296,6 +299,7 @@ export class Node {
     if (!fastCryptoSettled()) await loadFastCrypto()
     await this.admit(signed)
     this.pool.add(signed, this.config.now())
+    admitted?.()
     if (!this.mining.automine) {
       // Acknowledged once the pool holds it in the store: a crash must not lose it.
       await this.persistPooled(signed.hash)

@@ -217,3 +217,14 @@ describe('message and typed-data signing', () => {
     await expectRpcError(sign({ ...mail, primaryType: 'Letter' }), -32602, 'invalid argument 1 (typedData): primaryType: Letter is not among the types')
   })
 })
+
+describe('eth_sendTransaction sent many at once from one account', () => {
+  test('each gets the next nonce (none is "already known"), under automine and with no gas given', async () => {
+    const node = await startNode()
+    const sends = Array.from({ length: 20 }, () => rpc(node)('eth_sendTransaction', { from: DEV[0].address, to: DEV[1].address, value: '0x1' }))
+    const hashes = (await Promise.all(sends)) as string[]
+    expect(new Set(hashes).size).toBe(20)
+    const nonces = await Promise.all(hashes.map(async (hash) => Number(((await rpc(node)('eth_getTransactionByHash', hash)) as { nonce: string }).nonce)))
+    expect(nonces.sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i))
+  })
+})

@@ -57,11 +57,14 @@ export const walletMethods: MethodTable = {
 
   eth_sendTransaction: method([transactionRequest('transaction')], async (node, [request]) => {
     const sign = authorize(node, request.from)
-    return node.submit(sign(await fillTransaction(node, request)))
+    if (request.nonce !== undefined) return node.submit(sign(await fillTransaction(node, request)))
+    return node.nonces.run(request.from, async (admitted) => node.submit(sign(await fillTransaction(node, request)), admitted))
   }),
   // anvil's: from any sender, unsigned, impersonated or not.
   eth_sendUnsignedTransaction: method([transactionRequest('transaction')], async (node, [request]) =>
-    node.submit(unsignedFrom(node, request.from, await fillTransaction(node, request))),
+    request.nonce !== undefined
+      ? node.submit(unsignedFrom(node, request.from, await fillTransaction(node, request)))
+      : node.nonces.run(request.from, async (admitted) => node.submit(unsignedFrom(node, request.from, await fillTransaction(node, request)), admitted)),
   ),
   eth_signTransaction: method([transactionRequest('transaction')], async (node, [request]) => {
     devAccount(node, request.from)
