@@ -71,21 +71,7 @@ export function bootloaderView(signed: SignedTransaction): (PaymasterView & { fi
   if (!signed.eip712 || !paymaster) return undefined
   const reading = readEip712Transaction(signed.eip712.raw)
   const { fields } = reading
-  const transaction: BootloaderTransaction = {
-    from: fields.from,
-    to: fields.to,
-    gasLimit: fields.gasLimit,
-    gasPerPubdataByteLimit: fields.gasPerPubdata,
-    maxFeePerGas: fields.maxFeePerGas,
-    maxPriorityFeePerGas: fields.maxPriorityFeePerGas,
-    paymaster: fields.paymaster,
-    nonce: fields.nonce,
-    value: fields.value,
-    data: fields.data,
-    signature: reading.signature,
-    factoryDepHashes: reading.factoryDepHashes,
-    paymasterInput: fields.paymasterInput,
-  }
+  const transaction: BootloaderTransaction = { ...reading.signed, signature: reading.signature }
   return { transaction, fields, txHash: hexToBytes(signed.hash), signedHash: reading.digest, paymaster: createAddressFromString(paymaster.address) }
 }
 

@@ -42,7 +42,7 @@ async function estimateWithPaymaster(vm: VM, context: Block, request: CallReques
       from: hexToBytes(from),
       to: request.to ? hexToBytes(request.to) : new Uint8Array(),
       gasLimit: execution,
-      gasPerPubdataByteLimit: DEFAULT_GAS_PER_PUBDATA,
+      gasPerPubdata: DEFAULT_GAS_PER_PUBDATA,
       maxFeePerGas: maxFeePerGas ?? gasPrice ?? context.header.baseFeePerGas ?? 0n,
       maxPriorityFeePerGas: maxPriorityFeePerGas ?? 0n,
       paymaster: hexToBytes(request.paymaster!.address),

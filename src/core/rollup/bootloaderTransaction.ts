@@ -6,24 +6,13 @@
  */
 import { bigIntToBytes, bytesToBigInt, concatBytes, setLengthLeft, setLengthRight, utf8ToBytes } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
-import { EIP712_TX_TYPE } from './eip712Hash.ts'
+import { EIP712_TX_TYPE, type Eip712SignedFields } from './eip712Hash.ts'
 
-/** The struct's fields, addresses as their 20 bytes (empty `to`: a deployment, encoded as 0). */
-export interface BootloaderTransaction {
-  from: Uint8Array
-  to: Uint8Array
-  gasLimit: bigint
-  gasPerPubdataByteLimit: bigint
-  maxFeePerGas: bigint
-  maxPriorityFeePerGas: bigint
-  paymaster: Uint8Array
-  nonce: bigint
-  value: bigint
-  data: Uint8Array
-  signature: Uint8Array
-  factoryDepHashes: Uint8Array[]
-  paymasterInput: Uint8Array
-}
+/**
+ * The struct's fields: those the sender signed (addresses as their 20 bytes; an empty `to`, a
+ * deployment, is encoded as 0) and the signature.
+ */
+export type BootloaderTransaction = Omit<Eip712SignedFields, 'chainId'> & { signature: Uint8Array }
 
 const TRANSACTION_TUPLE =
   '(uint256,uint256,uint256,uint256,uint256,uint256,uint256,uint256,uint256,uint256,uint256[4],bytes,bytes,bytes32[],bytes,bytes)'
@@ -71,7 +60,7 @@ export function encodeTransaction(tx: BootloaderTransaction): Uint8Array {
     { static: addressWord(tx.from) },
     { static: addressWord(tx.to) },
     { static: word(tx.gasLimit) },
-    { static: word(tx.gasPerPubdataByteLimit) },
+    { static: word(tx.gasPerPubdata) },
     { static: word(tx.maxFeePerGas) },
     { static: word(tx.maxPriorityFeePerGas) },
     { static: addressWord(tx.paymaster) },

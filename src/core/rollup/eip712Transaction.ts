@@ -14,7 +14,7 @@ import { bytesToHex } from '../hexText.ts'
 import type { SignedTransaction } from '../exec/rawTransaction.ts'
 import { InvalidParamsError, TransactionRejectedError } from '../errors.ts'
 import { bytecodeHash, InvalidBytecodeError } from './bytecodeHash.ts'
-import { EIP712_TX_TYPE, eip712Digest, eip712TransactionHash } from './eip712Hash.ts'
+import { EIP712_TX_TYPE, eip712Digest, eip712TransactionHash, type Eip712SignedFields } from './eip712Hash.ts'
 import { transactionLimits } from '../exec/codeSizeLimit.ts'
 
 /**
@@ -185,6 +185,8 @@ export function executableTransaction(fields: DecodedFields, from: PrefixedHexSt
 export interface Eip712Reading {
   raw: Uint8Array
   fields: DecodedFields
+  /** The fields its sender signed (and the bootloader passes on: bootloaderTransaction.ts). */
+  signed: Eip712SignedFields
   factoryDepHashes: Uint8Array[]
   /** The EIP-712 digest of its fields. */
   digest: Uint8Array
@@ -196,7 +198,7 @@ export interface Eip712Reading {
 export function readEip712Transaction(raw: Uint8Array): Eip712Reading {
   const fields = parseFields(raw)
   const hashes = factoryDepHashes(fields.factoryDeps)
-  const digest = eip712Digest({
+  const signed: Eip712SignedFields = {
     chainId: fields.chainId,
     from: fields.from,
     to: fields.to,
@@ -210,12 +212,13 @@ export function readEip712Transaction(raw: Uint8Array): Eip712Reading {
     data: fields.data,
     factoryDepHashes: hashes,
     paymasterInput: fields.paymasterInput,
-  })
+  }
+  const digest = eip712Digest(signed)
   const signature = signatureBytes(fields)
-  return { raw, fields, factoryDepHashes: hashes, digest, signature, hash: bytesToHex(eip712TransactionHash(digest, signature)) }
+  return { raw, fields, signed, factoryDepHashes: hashes, digest, signature, hash: bytesToHex(eip712TransactionHash(digest, signature)) }
 }
 
-function toSigned({ raw, fields, factoryDepHashes, signature, hash }: Omit<Eip712Reading, 'digest'>, common: Common): SignedTransaction {
+function toSigned({ raw, fields, factoryDepHashes, signature, hash }: Omit<Eip712Reading, 'digest' | 'signed'>, common: Common): SignedTransaction {
   const from = bytesToHex(fields.from)
   return {
     tx: executableTransaction(fields, from, common),
