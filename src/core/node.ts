@@ -351,7 +351,7 @@ export async function createNode(options: NodeConfig = {}): Promise<Node> {
   loading.catch(() => {}) // awaited below, after the accounts
   const accounts = await deriveDevAccounts(config.mnemonic, config.accounts)
   const persisted = await loading
-  const nodes = new TrieNodeStore(persisted?.nodes, persisted?.packedNodes, persisted?.laterNodes)
+  const nodes = new TrieNodeStore(store.nodes, config.limits.stateCacheNodes)
   const chain = new Chain()
   // BLOCKHASH reads the hash the chain indexed, not a decoded header's.
   const state = await StateMachine.create(
@@ -374,10 +374,9 @@ export async function createNode(options: NodeConfig = {}): Promise<Node> {
   if (persisted) {
     restoreChain(persisted, chain, config.chainId, (bytes, hash) => new StoredBlock(bytes, decode, recent, hash, recentLogs))
     writer.restored(chain.tip.number)
+    // The state's nodes are read from the store by need (TrieNodeStore.get): a start that answers
+    // from the chain alone never waits for them, and its first state read reads only its path.
     await state.vm.stateManager.setStateRoot(stateRootOf(chain.tip))
-    // The nodes the store left for later (most of a long chain's bytes) are read by the first
-    // trie read that misses the others (TrieNodeStore.get): a start that answers from the chain
-    // alone never waits for them, and a worker is never busy with them behind the caller's back.
   } else {
     chain.append(await createGenesis(state, common, config, accounts, clock.now()))
     writer.enqueue(chain.tip)
