@@ -17,7 +17,7 @@ import {
   type SegmentBlock,
   type StoredSegment,
 } from './segments.ts'
-import type { ChainCommit, ChainMeta, PersistedChain, Store } from './store.ts'
+import type { ChainCommit, ChainMeta, OlderBlocks, PersistedChain, Store } from './store.ts'
 
 /**
  * The layout of the object stores; bumped (with an upgrade step) when it changes.
@@ -45,6 +45,12 @@ const DB_VERSION = 5
  * segment: a few hundred records read at load cost a few milliseconds.
  */
 const SEGMENT_AFTER_RECORDS = 512
+
+/**
+ * Block segments a load reads before the node answers (the others after): two, so that the
+ * blocks BLOCKHASH reaches (256) are there even when the last segment is short.
+ */
+const TAIL_SEGMENTS = 2
 
 interface ChainDB extends DBSchema {
   /** Layout 1: trie nodes and contract code by their content key, one record each (read only). */
@@ -142,12 +148,12 @@ export class IndexedDbStore implements Store {
 
   async load(): Promise<PersistedChain | undefined> {
     const tx = this.db.transaction(['meta', 'nodes', 'nodeBatches', 'blocks', 'segments', 'pool'], 'readonly')
-    const [meta, keys, values, segments, nodeSegments, filterKeys, filters, batches, batchKeys, blockNumbers, blocks, poolKeys, pool, settings] = await Promise.all([
+    const [meta, keys, values, segmentIds, nodeSegments, filterKeys, filters, batches, batchKeys, blockNumbers, blocks, poolKeys, pool, settings] = await Promise.all([
       tx.objectStore('meta').get('chain'),
       tx.objectStore('nodes').getAllKeys(),
       tx.objectStore('nodes').getAll(),
       // Block segments only: node segments are read when the node first needs them (`laterNodes`).
-      tx.objectStore('segments').getAll(blockSegmentKeys()) as Promise<StoredSegment[]>,
+      tx.objectStore('segments').getAllKeys(blockSegmentKeys()) as Promise<number[]>,
       tx.objectStore('segments').getAllKeys(nodeSegmentKeys()) as Promise<string[]>,
       tx.objectStore('segments').getAllKeys(nodeFilterKeys()) as Promise<string[]>,
       tx.objectStore('segments').getAll(nodeFilterKeys()) as Promise<{ filter: Uint8Array }[]>,
@@ -158,8 +164,12 @@ export class IndexedDbStore implements Store {
       tx.objectStore('pool').getAllKeys(),
       tx.objectStore('pool').getAll(),
       tx.objectStore('meta').get('settings'),
-      tx.done,
     ])
+    // The last block segments only: the older ones are read after the start (`older`), so a warm
+    // start reads what answering at the head needs whatever the chain's length (issue 21).
+    const tailIds = segmentIds.slice(-TAIL_SEGMENTS)
+    const segments = (await Promise.all(tailIds.map((id) => tx.objectStore('segments').get(id)))) as StoredSegment[]
+    await tx.done
     if (!meta) return undefined
     const head = Number((meta as ChainMeta).headNumber)
     this.unmerged = batches.length + blocks.length
@@ -190,15 +200,49 @@ export class IndexedDbStore implements Store {
     // Not now: a merge reads, hashes and deflates hundreds of records, which would compete with
     // the chain's first answers.
     this.mergeAfterLoad = setTimeout(() => this.mergeWhenDue(), MERGE_AFTER_LOAD_MS)
+    const olderIds = segmentIds.slice(0, segmentIds.length - tailIds.length)
+    // The blocks read run unbroken from `first` to the head; those below it are newer versions
+    // of older blocks (stored again when their batch sealed), which win over the older segments'.
+    let first = olderIds.length > 0 ? records.length : 0
+    while (first > 0 && records[first - 1] !== undefined) first--
+    let olderRead: Promise<OlderBlocks> | undefined
+    this.nodes.readOlder =
+      first > 0
+        ? () => (olderRead ??= this.olderBlocks(olderIds, first, records, hashes).finally(() => (this.nodes.readOlder = undefined)))
+        : undefined
     return {
       meta: meta as ChainMeta,
       // A missing block stays empty, for the node to refuse the chain as incomplete.
-      blocks: Array.from(records, (bytes) => bytes ?? new Uint8Array()),
-      blockHashes: hashes,
+      blocks: Array.from(records.slice(first), (bytes) => bytes ?? new Uint8Array()),
+      blockHashes: hashes.slice(first),
+      firstBlock: first,
+      older: this.nodes.readOlder as (() => Promise<OlderBlocks>) | undefined,
       // Keys come in ascending order: arrival order.
       pool: poolKeys.map((seq, i): [number, Uint8Array] => [seq, pool[i]]),
       settings: settings as Uint8Array | undefined,
     }
+  }
+
+  /** Blocks 0 to `below` - 1 from the older segments, with the newer versions `load` read put over them. */
+  private async olderBlocks(ids: number[], below: number, newer: Uint8Array[], newerHashes: (Uint8Array | undefined)[]): Promise<OlderBlocks> {
+    const tx = this.db.transaction('segments', 'readonly')
+    const stored = (await Promise.all(ids.map((id) => tx.store.get(id)))) as StoredSegment[]
+    const records: Uint8Array[] = new Array(below)
+    const hashes: (Uint8Array | undefined)[] = new Array(below)
+    for (const decoded of await Promise.all(stored.map(readSegment))) {
+      for (const block of decoded.blocks) {
+        if (block.number >= below) continue
+        records[block.number] = block.record
+        hashes[block.number] = block.hash
+      }
+      if (decoded.nodes.length > 0) this.nodes.addOlder(decoded.nodes)
+    }
+    for (let n = 0; n < below; n++) {
+      if (newer[n] === undefined) continue
+      records[n] = newer[n]
+      hashes[n] = newerHashes[n]
+    }
+    return { blocks: Array.from(records, (bytes) => bytes ?? new Uint8Array()), blockHashes: hashes }
   }
 
   async commit({ meta, nodes, blocks, dropAbove, pool, settings }: ChainCommit): Promise<void> {

@@ -137,7 +137,7 @@ function forEachToken(stored: Uint8Array, visit: (token: number, count: number, 
  * a view into its record. Keys that are not 32 bytes (rare) go in a map.
  */
 export class PackedNodes {
-  private readonly records: Uint8Array[]
+  readonly records: Uint8Array[]
   /** Per slot: record index + 1 (0: empty), and where the key starts in that record. */
   private readonly slotRecord: Int32Array
   private readonly slotOffset: Int32Array

@@ -32,6 +32,11 @@ export class SegmentedNodes implements NodeSource {
     this.older = nodes
   }
 
+  /** More of them: a layout-3 segment (blocks and nodes together) read after the load. */
+  addOlder(nodes: Uint8Array): void {
+    this.older = new PackedNodes([...(this.older?.records ?? []), nodes])
+  }
+
   /** A commit's (or a load's) per-commit node record, stored under `key`. */
   addRecord(key: number, packed: Uint8Array): void {
     this.recentRecords.push({ key, packed })
@@ -47,7 +52,20 @@ export class SegmentedNodes implements NodeSource {
     for (const { packed } of this.recentRecords) this.recent.add(packed)
   }
 
+  /**
+   * Reads the older block segments a load left, which may hold nodes too (layout 3): a key
+   * found nowhere else waits for them.
+   */
+  readOlder: (() => Promise<unknown>) | undefined
+
   async get(key: string): Promise<Uint8Array | undefined> {
+    const found = await this.find(key)
+    if (found !== undefined || !this.readOlder) return found
+    await this.readOlder().catch(() => {})
+    return this.find(key)
+  }
+
+  private async find(key: string): Promise<Uint8Array | undefined> {
     const found = this.older?.get(key) ?? (await this.recent.get(key))
     if (found !== undefined || this.segments.length === 0) return found
     const probes = probesOf(key)

@@ -36,14 +36,26 @@ export interface ChainMeta {
 
 export interface PersistedChain {
   meta: ChainMeta
-  /** Encoded block records (store/blockCodec.ts), block 0 first, up to the head (empty: a block missing). */
+  /** Encoded block records (store/blockCodec.ts), block `firstBlock` first, up to the head (empty: a block missing). */
   blocks: Uint8Array[]
-  /** The blocks' hashes when the store kept them (by number, as `blocks`); else they are computed. */
+  /** The blocks' hashes when the store kept them (as `blocks`); else they are computed. */
   blockHashes?: (Uint8Array | undefined)[]
+  /**
+   * The number of `blocks[0]` (0 by default). A store may hand the last blocks only, and the
+   * older ones when asked (`older`), so that a long chain's start does not wait for them.
+   */
+  firstBlock?: number
+  older?: () => Promise<OlderBlocks>
   /** The pool as last committed: its entries by arrival number, oldest first (poolCodec.ts). */
   pool?: [number, Uint8Array][]
   /** The node's run-time settings as last committed (chain/nodeSettings.ts), opaque here. */
   settings?: Uint8Array
+}
+
+/** Blocks 0 to `firstBlock` - 1 of a chain whose load handed the last ones only. */
+export interface OlderBlocks {
+  blocks: Uint8Array[]
+  blockHashes?: (Uint8Array | undefined)[]
 }
 
 /**
