@@ -101,7 +101,7 @@ test('a chain restored from its last blocks answers at its head at once, and eve
   const wallet = devWallet(first)
   const token = await deploy(wallet, 'Token', 'Kept', 'K', 1000n)
   const hashes: string[] = []
-  for (let i = 0; i < 6; i++) hashes.push((await (await token.transfer(DEV[2].address, 1n)).wait())!.hash)
+  for (let i = 0; i < 6; i++) hashes.push((await (await token.getFunction('transfer')(DEV[2].address, 1n)).wait())!.hash)
   const before = rpc(first)
   const block2 = await before('eth_getBlockByNumber', '0x2', true)
   const logs = await before('eth_getLogs', { fromBlock: '0x0' })
