@@ -47,15 +47,7 @@ abstract contract BootloaderAccount is IAccount {
         onlyBootloader
         returns (bytes4 magic)
     {
-        // A low-level call, as era's SystemContractsCaller makes it: on pagenode NonceHolder is a
-        // precompile without code, which Solidity's extcodesize check before a call expecting no
-        // return data would refuse.
-        (bool marked, bytes memory reason) = NONCE_HOLDER.call(abi.encodeCall(INonceHolder.incrementMinNonceIfEquals, (transaction.nonce)));
-        if (!marked) {
-            assembly {
-                revert(add(reason, 32), mload(reason))
-            }
-        }
+        useNonce(transaction.nonce);
         // With a paymaster the account needs only the value; without one, the fee as well.
         uint256 fee = transaction.paymaster == 0 ? transaction.gasLimit * transaction.maxFeePerGas : 0;
         require(fee + transaction.value <= address(this).balance, "Not enough balance for fee + value");
@@ -93,6 +85,18 @@ abstract contract BootloaderAccount is IAccount {
         emit Executed(to, transaction.value);
     }
 
+    /// Marks the nonce used, as ZKsync's DefaultAccount does. A low-level call, as era's
+    /// SystemContractsCaller makes it: on pagenode NonceHolder is a precompile without code, which
+    /// Solidity's extcodesize check before a call expecting no return data would refuse.
+    function useNonce(uint256 nonce) internal virtual {
+        (bool marked, bytes memory reason) = NONCE_HOLDER.call(abi.encodeCall(INonceHolder.incrementMinNonceIfEquals, (nonce)));
+        if (!marked) {
+            assembly {
+                revert(add(reason, 32), mload(reason))
+            }
+        }
+    }
+
     function isValidSignature(bytes32 hash, bytes calldata signature) internal view virtual returns (bool);
 
     /// The signer of a 65-byte r‖s‖v signature, or 0 when it is not one.
@@ -121,6 +125,22 @@ contract EcdsaAccount is BootloaderAccount {
     function isValidSignature(bytes32 hash, bytes calldata signature) internal view override returns (bool) {
         address signer = recover(hash, signature);
         return signer != address(0) && signer == owner;
+    }
+}
+
+/// An EcdsaAccount that never calls NonceHolder: its nonce is used all the same.
+contract SilentNonceAccount is EcdsaAccount {
+    constructor(address owner_) EcdsaAccount(owner_) {}
+
+    function useNonce(uint256) internal pure override {}
+}
+
+/// An EcdsaAccount that marks the wrong nonce: NonceHolder refuses, and so its validation fails.
+contract WrongNonceAccount is EcdsaAccount {
+    constructor(address owner_) EcdsaAccount(owner_) {}
+
+    function useNonce(uint256 nonce) internal override {
+        super.useNonce(nonce + 1);
     }
 }
 

@@ -1,12 +1,14 @@
 import { Contract, ContractFactory, Wallet as EthersWallet, type InterfaceAbi, type Log } from 'ethers'
 import { beforeEach, describe, expect, test } from 'vitest'
-import { ECDSASmartAccount, MultisigECDSASmartAccount, utils, type Provider, type SmartAccount, type Wallet } from 'zksync-ethers'
+import { ECDSASmartAccount, MultisigECDSASmartAccount, Provider, utils, Wallet as ZkWallet, type SmartAccount, type Wallet } from 'zksync-ethers'
 import { createPublicClient, createWalletClient, custom, type Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { zksyncInMemoryNode } from 'viem/chains'
 import { eip712WalletActions, getGeneralPaymasterInput, toSinglesigSmartAccount } from 'viem/zksync'
 import type { Node } from '../../../src/core/node.ts'
-import { artifacts, eip1193, mineBlock, rpc, startNode } from '../../support/chain.ts'
+import { join } from 'node:path'
+import { artifacts, DEV, eip1193, mineBlock, rpc, startNode } from '../../support/chain.ts'
+import { startCli, tempDir } from '../../support/cli.ts'
 import { zksyncProvider, zksyncWallet } from '../../support/zksync.ts'
 
 const BOOTLOADER = '0x0000000000000000000000000000000000008001'
@@ -20,7 +22,7 @@ beforeEach(async () => {
   node = await startNode()
 })
 
-type Fixture = 'EcdsaAccount' | 'TwoOwnerAccount' | 'GeneralPaymaster' | 'ApprovalPaymaster' | 'Token' | 'Probe'
+type Fixture = 'EcdsaAccount' | 'SilentNonceAccount' | 'WrongNonceAccount' | 'TwoOwnerAccount' | 'GeneralPaymaster' | 'ApprovalPaymaster' | 'Token' | 'Probe'
 
 /** A fixture deployed by dev account 0 as an ordinary EVM contract (an EIP-1559 deployment). */
 async function deployFixture(funder: Wallet, name: Fixture, ...args: unknown[]) {
@@ -30,11 +32,11 @@ async function deployFixture(funder: Wallet, name: Fixture, ...args: unknown[]) 
   return new Contract(receipt.contractAddress!, artifact.abi, funder)
 }
 
-/** An EcdsaAccount owned by a new key, funded with `funds` wei, and zksync-ethers' signer for it. */
-async function ecdsaAccount(provider: Provider, funds = 10n ** 18n) {
+/** An EcdsaAccount (or a variant) owned by a new key, funded with `funds` wei, and zksync-ethers' signer for it. */
+async function ecdsaAccount(provider: Provider, funds = 10n ** 18n, kind: 'EcdsaAccount' | 'SilentNonceAccount' | 'WrongNonceAccount' = 'EcdsaAccount') {
   const funder = zksyncWallet(node, 0, provider)
   const owner = EthersWallet.createRandom()
-  const contract = await deployFixture(funder, 'EcdsaAccount', owner.address)
+  const contract = await deployFixture(funder, kind, owner.address)
   const address = await contract.getAddress()
   if (funds > 0n) await (await funder.transfer({ to: address, amount: funds })).wait()
   return { funder, owner, contract, address, signer: ECDSASmartAccount.create(address, owner.privateKey, provider) }
@@ -164,6 +166,35 @@ describe('a contract account (zksync-ethers SmartAccount)', () => {
     expect(await provider.getBalance(BOOTLOADER)).toBe(0n)
   })
 
+  test('its nonce is used once whether the account marks it in NonceHolder or not; marking another one refuses it', async () => {
+    const provider = zksyncProvider(node)
+    const silent = await ecdsaAccount(provider, 10n ** 18n, 'SilentNonceAccount')
+    const nonce = await provider.getTransactionCount(silent.address)
+    const gasLimit = await estimateFromAccount(provider, { from: silent.address, to: silent.owner.address, value: 1n })
+    expect((await (await silent.signer.sendTransaction({ to: silent.owner.address, value: 1n, gasLimit })).wait())!.status).toBe(1)
+    expect(await provider.getTransactionCount(silent.address)).toBe(nonce + 1)
+
+    const wrong = await ecdsaAccount(provider, 10n ** 18n, 'WrongNonceAccount')
+    const at = await provider.getTransactionCount(wrong.address)
+    await expect(wrong.signer.sendTransaction({ to: wrong.owner.address, value: 1n, gasLimit: 500_000n })).rejects.toThrow(
+      `failed to validate the transaction. reason: Validation revert: Account validation error: NonceHolder: incorrect nonce: expected ${at + 1}, the transaction's nonce is ${at}`,
+    )
+    // Outside a validation, NonceHolder takes no writes.
+    await expect(provider.call({ to: '0x0000000000000000000000000000000000008003', data: '0xe1239cd80000000000000000000000000000000000000000000000000000000000000000' })).rejects.toThrow(
+      /incrementMinNonceIfEquals is answered only while the bootloader validates a contract account's transaction/,
+    )
+  })
+
+  test('zks_sendRawTransactionWithDetailedOutput runs the account\'s steps: their events are in its output', async () => {
+    const provider = zksyncProvider(node)
+    const { address, contract, owner, signer } = await ecdsaAccount(provider)
+    const gasLimit = await estimateFromAccount(provider, { from: address, to: owner.address, value: 3n })
+    const raw = await signer.signTransaction({ to: owner.address, value: 3n, gasLimit })
+    const output = await rpc(node)<{ events: { address: string; topics: string[]; data: string }[] }>('zks_sendRawTransactionWithDetailedOutput', raw)
+    expect(output.events.map((event) => contract.interface.parseLog(event)?.name)).toEqual(['Executed'])
+    expect(await provider.getBalance(owner.address)).toBe(3n)
+  })
+
   test('a two-owner account (MultisigECDSASmartAccount) needs both signatures', async () => {
     const provider = zksyncProvider(node)
     const funder = zksyncWallet(node, 0, provider)
@@ -263,6 +294,34 @@ describe('viem\'s zksync actions', () => {
     expect(await client.getBalance({ address: to })).toBe(77n)
   })
 })
+
+test("over the CLI's HTTP, kept in its state file: an account sends, and after a restart its transaction still traces and it sends again", async () => {
+  const state = join(await tempDir(), 'state.json')
+  let cli = await startCli(['--state', state])
+  let provider = new Provider(cli.url)
+  provider.pollingInterval = 10
+  const funder = new ZkWallet(DEV[0].key, provider)
+  const owner = EthersWallet.createRandom()
+  const contract = await deployFixture(funder, 'EcdsaAccount', owner.address)
+  const address = await contract.getAddress()
+  await (await funder.transfer({ to: address, amount: 10n ** 18n })).wait()
+  const send = async (value: bigint) => {
+    const signer = ECDSASmartAccount.create(address, owner.privateKey, provider)
+    const gasLimit = await estimateFromAccount(provider, { from: address, to: owner.address, value })
+    return (await (await signer.sendTransaction({ to: owner.address, value, gasLimit })).wait())!
+  }
+  const first = await send(10n)
+  expect(first.status).toBe(1)
+  await cli.stop()
+
+  cli = await startCli(['--state', state])
+  provider = new Provider(cli.url)
+  provider.pollingInterval = 10
+  const trace = (await provider.send('debug_traceTransaction', [first.hash, { tracer: 'callTracer' }])) as { from: string; to: string }
+  expect([trace.from, trace.to]).toEqual([BOOTLOADER, address.toLowerCase()])
+  expect((await send(20n)).status).toBe(1)
+  expect(await provider.getBalance(owner.address)).toBe(30n)
+}, 60_000)
 
 test('a contract account\'s transaction waits in the pool like any other, and is dropped if its validation fails when mined', async () => {
   const manual = await startNode({ mining: { mode: 'manual' } })
