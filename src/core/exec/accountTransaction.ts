@@ -21,7 +21,7 @@
  */
 import type { Block } from '@ethereumjs/block'
 import type { EVMResult } from '@ethereumjs/evm'
-import { Account, createAddressFromString, hexToBytes, type Address } from '@ethereumjs/util'
+import { Account, Address, createAddressFromString, equalsBytes, hexToBytes } from '@ethereumjs/util'
 import type { RunTxResult, VM } from '@ethereumjs/vm'
 import { TransactionRejectedError } from '../errors.ts'
 import { minimumGasLimit } from '../chain/admission.ts'
@@ -54,6 +54,8 @@ import {
 } from './bootloaderSteps.ts'
 import type { SignedTransaction } from './rawTransaction.ts'
 import { isDelegation } from './senderCode.ts'
+import { CONTRACT_DEPLOYED } from './contractDeployerHook.ts'
+import { CONTRACT_DEPLOYER_ADDRESS } from '../rollup/systemContracts.ts'
 
 /** zksync-era's text for a `validateTransaction` that did not return the magic. */
 export const INVALID_MAGIC = 'Account validation returned invalid magic value. Most often this means that the signature is incorrect'
@@ -172,6 +174,23 @@ export function executeCalldata(view: AccountView): Uint8Array {
 }
 
 /**
+ * The run with `createdAddress` set to the first contract the account deployed through the
+ * ContractDeployer (its `ContractDeployed` event, deployer the account), so that the receipt's
+ * `contractAddress` names it as ZKsync's does (the first code the transaction deployed). An EOA's
+ * call to 0x…8006 is its own creation, which runTx reports already (exec/contractDeployerHook.ts).
+ */
+function withDeployment(result: RunTxResult, account: Address): RunTxResult {
+  if (result.execResult.exceptionError || result.createdAddress) return result
+  const deployed = result.receipt.logs.find(
+    ([address, topics]) =>
+      equalsBytes(address, CONTRACT_DEPLOYER.bytes) && topics.length === 4 && equalsBytes(topics[0], CONTRACT_DEPLOYED) && equalsBytes(topics[1].subarray(12), account.bytes),
+  )
+  return deployed ? { ...result, createdAddress: new Address(deployed[1][3].subarray(12)) } : result
+}
+
+const CONTRACT_DEPLOYER = createAddressFromString(CONTRACT_DEPLOYER_ADDRESS)
+
+/**
  * Runs a contract account's transaction (steps 1 to 5 above) under its own checkpoint. Returns
  * step 3's result with the gas, fee and logs of every step, as the receipt shows them.
  */
@@ -210,7 +229,7 @@ export async function runAccountTransaction(
         `intrinsic gas too low: the account's validation and payment used ${validation.gasUsed} of the gas limit ${transaction.gasLimit}, leaving ${executionGasLimit}; executeTransaction needs at least ${needed}`,
       )
     }
-    const result = await execute(tx)
+    const result = withDeployment(await execute(tx), account)
     const bootloader = (await vm.stateManager.getAccount(BOOTLOADER_ADDRESS))!
     bootloader.nonce = bootloaderNonce
     await vm.evm.journal.putAccount(BOOTLOADER_ADDRESS, bootloader)

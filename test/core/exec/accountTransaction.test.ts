@@ -1,4 +1,4 @@
-import { Contract, ContractFactory, Wallet as EthersWallet, type InterfaceAbi, type Log } from 'ethers'
+import { Contract, ContractFactory, getCreateAddress, Wallet as EthersWallet, type InterfaceAbi, type Log } from 'ethers'
 import { beforeEach, describe, expect, test } from 'vitest'
 import { ECDSASmartAccount, MultisigECDSASmartAccount, Provider, utils, Wallet as ZkWallet, type SmartAccount, type Wallet } from 'zksync-ethers'
 import { createPublicClient, createWalletClient, custom, type Hex } from 'viem'
@@ -109,6 +109,23 @@ describe('a contract account (zksync-ethers SmartAccount)', () => {
     // eth_call from the account runs the call as the account, without its validation (as ZKsync's eth_call).
     const balance = await provider.call({ from: address, to, data: probe.interface.encodeFunctionData('balanceOfCaller') })
     expect(BigInt(balance)).toBe(await provider.getBalance(address))
+  })
+
+  test("deploys EVM code through the ContractDeployer's createEVM: the receipt names the contract, as on ZKsync", async () => {
+    const provider = zksyncProvider(node)
+    const { address, signer } = await ecdsaAccount(provider)
+    const probe = artifacts.Probe as { abi: InterfaceAbi; bytecode: string }
+    const deployer = new Contract(utils.CONTRACT_DEPLOYER_ADDRESS, ['function createEVM(bytes) payable returns (uint256, address)'])
+    const data = deployer.interface.encodeFunctionData('createEVM', [probe.bytecode])
+    const nonce = await provider.getTransactionCount(address)
+    const gasLimit = await estimateFromAccount(provider, { from: address, to: utils.CONTRACT_DEPLOYER_ADDRESS, data })
+    const receipt = (await (await signer.sendTransaction({ to: utils.CONTRACT_DEPLOYER_ADDRESS, data, gasLimit })).wait())!
+    expect(receipt.status).toBe(1)
+    // The account's CREATE takes its nonce after the transaction's: one EVM nonce for both.
+    expect(receipt.contractAddress).toBe(getCreateAddress({ from: address, nonce: nonce + 1 }))
+    expect(utils.getDeployedContracts(receipt).map((deployed) => deployed.deployedAddress)).toEqual([receipt.contractAddress])
+    expect(await new Contract(receipt.contractAddress!, probe.abi, provider).getFunction('value')()).toBe(0n)
+    expect(await provider.getTransactionCount(address)).toBe(nonce + 2)
   })
 
   test('a wrong signer is refused with ZKsync\'s error; nothing of it stays', async () => {
