@@ -20,7 +20,7 @@
  * A failed step 1 or 2 refuses the transaction with ZKsync's wording, and nothing of it stays.
  */
 import type { Block } from '@ethereumjs/block'
-import type { EVMResult } from '@ethereumjs/evm'
+import { EVMError, type EVMResult } from '@ethereumjs/evm'
 import { Account, Address, createAddressFromString, equalsBytes, hexToBytes } from '@ethereumjs/util'
 import type { RunTxResult, VM } from '@ethereumjs/vm'
 import { TransactionRejectedError } from '../errors.ts'
@@ -130,7 +130,14 @@ export async function validateAccountTransaction(
   const accountCall = (selector: Uint8Array) => call(vm, block, BOOTLOADER_ADDRESS, account, transactionCalldata(selector, txHash, signedHash, transaction), gasLeft)
 
   const { result: validation } = await withNonceOpen(vm.evm, transaction.nonce, () => accountCall(VALIDATE_TRANSACTION_SELECTOR))
-  if (validation.execResult.exceptionError) throw validationRefusal(`Account validation error: ${failureReason(validation)}`)
+  // A step that fails: out of gas in any of them is ZKsync's validation out of gas, else the step's own halt.
+  const refusal = (halt: string, result: EVMResult) =>
+    validationRefusal(
+      result.execResult.exceptionError?.error === EVMError.errorMessages.OUT_OF_GAS
+        ? `Account validation error: Not enough gas for transaction validation (${gasLeft} gas left of the gas limit ${transaction.gasLimit})`
+        : `${halt}: ${failureReason(result)}`,
+    )
+  if (validation.execResult.exceptionError) throw refusal('Account validation error', validation)
   // One word whatever the mode; the magic itself only when it is enforced.
   const returned = validation.execResult.returnValue
   if (returned.length !== 32 || (ensureMagic && !isAccountMagic(returned))) throw validationRefusal(`Account validation error: ${INVALID_MAGIC}`)
@@ -143,7 +150,7 @@ export async function validateAccountTransaction(
   if (!view.paymaster) {
     const before = await balanceOf(vm, BOOTLOADER_ADDRESS)
     const payment = await accountCall(PAY_FOR_TRANSACTION_SELECTOR)
-    if (payment.execResult.exceptionError) throw validationRefusal(`Failed to pay for the transaction: ${failureReason(payment)}`)
+    if (payment.execResult.exceptionError) throw refusal('Failed to pay for the transaction', payment)
     spend(payment)
     const received = (await balanceOf(vm, BOOTLOADER_ADDRESS)) - before
     if (received < required) {
@@ -160,7 +167,7 @@ export async function validateAccountTransaction(
   const paymaster = view.paymaster
   if ((await vm.stateManager.getCode(paymaster)).length === 0) throw paymasterRefusal(`the paymaster ${paymaster.toString()} has no code`)
   const preparation = await accountCall(PREPARE_FOR_PAYMASTER_SELECTOR)
-  if (preparation.execResult.exceptionError) throw validationRefusal(`Pre-paymaster preparation error: ${failureReason(preparation)}`)
+  if (preparation.execResult.exceptionError) throw refusal('Pre-paymaster preparation error', preparation)
   spend(preparation)
   const paid = await paymasterValidateAndPay(vm, block, { transaction, txHash, signedHash, paymaster }, gasLeft)
   gasLeft -= paid.gasUsed

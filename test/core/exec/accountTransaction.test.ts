@@ -128,6 +128,15 @@ describe('a contract account (zksync-ethers SmartAccount)', () => {
     expect(await provider.getTransactionCount(address)).toBe(nonce + 2)
   })
 
+  test("without a gasLimit, SmartAccount's estimate (as its owner's EOA) leaves the validation out of gas: ZKsync's error says so", async () => {
+    const provider = zksyncProvider(node)
+    const { owner, signer } = await ecdsaAccount(provider)
+    // No value: the owner's EOA holds no ETH, and an estimate of a transfer it cannot pay fails first.
+    await expect(signer.sendTransaction({ to: owner.address })).rejects.toThrow(
+      /failed to validate the transaction\. reason: Validation revert: Account validation error: Not enough gas for transaction validation \(\d+ gas left of the gas limit 21000\)/,
+    )
+  })
+
   test('a wrong signer is refused with ZKsync\'s error; nothing of it stays', async () => {
     const provider = zksyncProvider(node)
     const { address } = await ecdsaAccount(provider)
