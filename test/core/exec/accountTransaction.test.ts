@@ -190,6 +190,10 @@ describe('a contract account (zksync-ethers SmartAccount)', () => {
     expect(before - (await provider.getBalance(address))).toBe(receipt.gasUsed * receipt.gasPrice)
     expect(await provider.getTransactionCount(address)).toBe(nonce + 1)
     expect(await provider.getBalance(BOOTLOADER)).toBe(0n)
+    // The replay computes the same gas (it checks), and the trace shows the revert of executeTransaction.
+    const trace = (await rpc(node)('debug_traceTransaction', receipt.hash, { tracer: 'callTracer' })) as { error: string; revertReason: string }
+    expect(trace.error).toBe('execution reverted')
+    expect(trace.revertReason).toBe('no way')
   })
 
   test('its nonce is used once whether the account marks it in NonceHolder or not; marking another one refuses it', async () => {
@@ -265,6 +269,8 @@ describe('a contract account with a paymaster', () => {
     expect(await provider.getBalance(BOOTLOADER)).toBe(0n)
     const events = receipt.logs.filter((log: Log) => log.address === paymasterAddress).map((log: Log) => paymaster.interface.parseLog(log)!.name)
     expect(events).toEqual(['Paid', 'PostTransaction'])
+    const trace = (await rpc(node)('debug_traceTransaction', receipt.hash, { tracer: 'callTracer' })) as { from: string; to: string }
+    expect([trace.from, trace.to]).toEqual([BOOTLOADER, address.toLowerCase()])
   })
 
   test('ApprovalBased: the account approves the paymaster in prepareForPaymaster and pays in the token', async () => {
