@@ -144,6 +144,19 @@ contract WrongNonceAccount is EcdsaAccount {
     }
 }
 
+/// An account whose signature is not ECDSA at all: any bytes whose keccak256 it was given.
+contract PasswordAccount is BootloaderAccount {
+    bytes32 public immutable passwordHash;
+
+    constructor(bytes32 passwordHash_) {
+        passwordHash = passwordHash_;
+    }
+
+    function isValidSignature(bytes32, bytes calldata signature) internal view override returns (bool) {
+        return keccak256(signature) == passwordHash;
+    }
+}
+
 /// A two-owner multisig: both sign, their signatures concatenated (zksync-ethers' MultisigECDSASmartAccount).
 contract TwoOwnerAccount is BootloaderAccount {
     address public immutable owner1;

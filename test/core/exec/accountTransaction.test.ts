@@ -1,6 +1,6 @@
-import { Contract, ContractFactory, getCreateAddress, Wallet as EthersWallet, type InterfaceAbi, type Log } from 'ethers'
+import { Contract, ContractFactory, getCreateAddress, hexlify, keccak256, toUtf8Bytes, Wallet as EthersWallet, type InterfaceAbi, type Log } from 'ethers'
 import { beforeEach, describe, expect, test } from 'vitest'
-import { ECDSASmartAccount, MultisigECDSASmartAccount, Provider, utils, Wallet as ZkWallet, type SmartAccount, type Wallet } from 'zksync-ethers'
+import { ECDSASmartAccount, MultisigECDSASmartAccount, Provider, SmartAccount, utils, Wallet as ZkWallet, type Wallet } from 'zksync-ethers'
 import { createPublicClient, createWalletClient, custom, type Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { zksyncInMemoryNode } from 'viem/chains'
@@ -22,7 +22,7 @@ beforeEach(async () => {
   node = await startNode()
 })
 
-type Fixture = 'EcdsaAccount' | 'SilentNonceAccount' | 'WrongNonceAccount' | 'TwoOwnerAccount' | 'GeneralPaymaster' | 'ApprovalPaymaster' | 'Token' | 'Probe'
+type Fixture = 'EcdsaAccount' | 'SilentNonceAccount' | 'WrongNonceAccount' | 'PasswordAccount' | 'TwoOwnerAccount' | 'GeneralPaymaster' | 'ApprovalPaymaster' | 'Token' | 'Probe'
 
 /** A fixture deployed by dev account 0 as an ordinary EVM contract (an EIP-1559 deployment). */
 async function deployFixture(funder: Wallet, name: Fixture, ...args: unknown[]) {
@@ -225,6 +225,24 @@ describe('a contract account (zksync-ethers SmartAccount)', () => {
     expect(await provider.getBalance(owner.address)).toBe(3n)
   })
 
+  test('a signature that is no ECDSA signature at all (a password the account hashes): the node passes it on as bytes', async () => {
+    const provider = zksyncProvider(node)
+    const funder = zksyncWallet(node, 0, provider)
+    const password = toUtf8Bytes('correct horse battery staple')
+    const address = await (await deployFixture(funder, 'PasswordAccount', keccak256(password))).getAddress()
+    await (await funder.transfer({ to: address, amount: 10n ** 18n })).wait()
+    // The secret only feeds zksync-ethers' default transaction builder; the payload signer ignores it.
+    const builderKey = EthersWallet.createRandom().privateKey
+    const withPassword = (secret: Uint8Array) => new SmartAccount({ address, secret: builderKey, payloadSigner: async () => hexlify(secret) }, provider)
+    const to = EthersWallet.createRandom().address
+    const gasLimit = await estimateFromAccount(provider, { from: address, to, value: 9n, customData: { customSignature: password } })
+    const receipt = (await (await withPassword(password).sendTransaction({ to, value: 9n, gasLimit })).wait())!
+    expect(receipt.status).toBe(1)
+    const raw = (await rpc(node)('eth_getTransactionByHash', receipt.hash)) as { from: string; v: string; r: string; s: string }
+    expect(raw).toMatchObject({ from: address.toLowerCase(), v: '0x0', r: '0x0', s: '0x0' })
+    await expect(withPassword(toUtf8Bytes('wrong horse battery staple')).sendTransaction({ to, value: 9n, gasLimit })).rejects.toThrow(INVALID_MAGIC)
+  })
+
   test('a two-owner account (MultisigECDSASmartAccount) needs both signatures', async () => {
     const provider = zksyncProvider(node)
     const funder = zksyncWallet(node, 0, provider)
@@ -238,8 +256,11 @@ describe('a contract account (zksync-ethers SmartAccount)', () => {
     const standIn = `11`.repeat(64) + '1b'
     const gasLimit = await estimateFromAccount(provider, { from: address, to, value: 5n, customData: { customSignature: `0x${standIn}${standIn}` } })
     const both = MultisigECDSASmartAccount.create(address, [first.privateKey, second.privateKey], provider)
-    expect((await (await both.sendTransaction({ to, value: 5n, gasLimit })).wait())!.status).toBe(1)
+    const receipt = (await (await both.sendTransaction({ to, value: 5n, gasLimit })).wait())!
+    expect(receipt.status).toBe(1)
     expect(await provider.getBalance(to)).toBe(5n)
+    // Its 130-byte signature is the account's own; the transaction reads back with the account as from.
+    expect((await provider.getTransaction(receipt.hash))!.from).toBe(address)
     const swapped = MultisigECDSASmartAccount.create(address, [second.privateKey, first.privateKey], provider)
     await expect(swapped.sendTransaction({ to, value: 5n, gasLimit })).rejects.toThrow(INVALID_MAGIC)
   })
