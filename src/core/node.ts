@@ -1,7 +1,7 @@
 import { NonceQueue } from './wallet/nonceQueue.ts'
 import type { Common } from '@ethereumjs/common'
 import { Account, createAddressFromString, hexToBytes, type PrefixedHexString } from '@ethereumjs/util'
-import { bootloaderView, validatePaymaster } from './exec/bootloader.ts'
+import { validateForAdmission } from './exec/bootloader.ts'
 import { checkAdmission } from './chain/admission.ts'
 import { BatchPolicy } from './chain/batches.ts'
 import { BlockParams } from './chain/blockParams.ts'
@@ -305,18 +305,19 @@ export class Node {
       blockGasLimit: this.params.gasLimit,
       paymaster: paymaster && { address: paymaster, account: await this.miner.headAccount(paymaster) },
     })
-    if (paymaster) await this.validatePaymasterAtHead(signed)
+    if (paymaster || signed.eip712?.signatureRefusal !== undefined) await this.validateAtHead(signed)
   }
 
   /**
-   * A paymaster's validation run on the head's state, as ZKsync validates before it accepts: a
-   * paymaster that refuses (or an approval that fails) is answered now with its reason instead
-   * of the transaction being dropped when mined. Within eth_call's time limit.
+   * A 0x71 transaction's validation run on the head's state, as ZKsync validates before it
+   * accepts (exec/bootloader.ts, validateForAdmission): a contract account or a paymaster that
+   * refuses is answered now with its reason instead of the transaction being dropped when mined.
+   * Within eth_call's time limit.
    */
-  private async validatePaymasterAtHead(signed: SignedTransaction): Promise<void> {
+  private async validateAtHead(signed: SignedTransaction): Promise<void> {
     const head = this.chain.head
     const sandbox = await this.sandbox(head)
-    await sandbox.runTimed(this.config.limits.evmTimeoutMs, 'call', (vm) => validatePaymaster(vm, this.callContext(head, true), bootloaderView(signed)!))
+    await sandbox.runTimed(this.config.limits.evmTimeoutMs, 'call', (vm) => validateForAdmission(vm, this.callContext(head, true), signed))
   }
 
   /**
