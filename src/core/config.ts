@@ -154,7 +154,7 @@ export const DEFAULT_LIMITS: Limits = {
   evmTimeoutMs: 5000,
   maxTraceBytes: 32 * 1024 * 1024,
   maxMineBlocks: 10_000,
-  stateCacheNodes: 100_000,
+  stateCacheNodes: 50_000,
 }
 
 export const DEFAULTS = {
