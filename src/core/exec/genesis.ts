@@ -8,7 +8,7 @@ import { RICH_WALLETS } from '../chain/richWallets.ts'
 import type { BlockRecord } from '../chain/records.ts'
 import type { ResolvedConfig } from '../config.ts'
 import { BASE_TOKEN_L2_ADDRESS } from '../rollup/l1Settlement.ts'
-import { SYSTEM_CONTRACTS, TOTAL_SUPPLY_SLOT } from '../rollup/systemContracts.ts'
+import { systemContracts, TOTAL_SUPPLY_SLOT } from '../rollup/systemContracts.ts'
 import { blockSize } from './blockProducer.ts'
 import type { StateMachine } from './stateMachine.ts'
 
@@ -26,7 +26,7 @@ export async function createGenesis(
   const sm = state.vm.stateManager
   const funded = [...accounts.map(({ address }) => address), ...(config.richWallets ? RICH_WALLETS.map(([address]) => createAddressFromString(address)) : [])]
   for (const address of funded) await sm.putAccount(address, new Account(0n, config.balance))
-  for (const { address, runtime } of SYSTEM_CONTRACTS) {
+  for (const { address, runtime } of await systemContracts()) {
     const at = createAddressFromString(address)
     await sm.putAccount(at, new Account())
     await sm.putCode(at, hexToBytes(runtime))
