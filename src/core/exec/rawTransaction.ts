@@ -8,6 +8,7 @@ import { InvalidParamsError, TransactionRejectedError } from '../errors.ts'
 import { EIP712_TX_TYPE } from '../rollup/eip712Hash.ts'
 import { decodeEip712Transaction, type Eip712Fields } from '../rollup/eip712Transaction.ts'
 import { transactionLimits } from './codeSizeLimit.ts'
+import { keccak256 } from './fastCrypto.ts'
 
 /** A signed transaction whose sender has been recovered (once: ecrecover is the costliest step). */
 export interface SignedTransaction {
@@ -26,10 +27,16 @@ export function transactionType(signed: SignedTransaction): number {
 
 /** The signed bytes of a transaction: what blocks, the transactions trie and the store carry. */
 export function transactionBytes(signed: SignedTransaction): Uint8Array {
-  if (signed.eip712) return signed.eip712.raw
-  // Asked for by the block (trie, size) and its record; serialize() converts every field again.
-  let bytes = serialized.get(signed.tx)
-  if (!bytes) serialized.set(signed.tx, (bytes = signed.tx.serialize()))
+  return signed.eip712 ? signed.eip712.raw : serializedOnce(signed.tx)
+}
+
+/**
+ * Asked for by the hash, the block (trie, size) and its record; serialize() converts every field
+ * again each time.
+ */
+function serializedOnce(tx: TypedTransaction): Uint8Array {
+  let bytes = serialized.get(tx)
+  if (!bytes) serialized.set(tx, (bytes = tx.serialize()))
   return bytes
 }
 
@@ -79,7 +86,8 @@ export function decodeRawTransaction(raw: Uint8Array, common: Common): SignedTra
   } catch {
     throw new TransactionRejectedError('invalid sender: the signature does not recover to an address')
   }
-  return { tx, hash: bytesToHex(tx.hash()), from }
+  // tx.hash() is keccak256(serialize()) for every type: hashed from the bytes the block keeps.
+  return { tx, hash: bytesToHex(keccak256(serializedOnce(tx))), from }
 }
 
 /** The chain id a raw transaction commits to, or undefined for a pre-EIP-155 legacy one. */
