@@ -5,7 +5,7 @@ import { Bloom, encodeReceipt, runTx, type RunTxResult, type VM } from '@ethereu
 import { captureConsole } from './console/capture.ts'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { keccak256 } from './fastCrypto.ts'
-import { headerBytes } from './headerBytes.ts'
+import { headerBytes, headerHash } from './headerBytes.ts'
 import { orderedTrieRoot } from './orderedTrie.ts'
 import { transactionBytes, transactionType, type SignedTransaction } from './rawTransaction.ts'
 import { runFromAnySender } from './senderCode.ts'
@@ -93,7 +93,7 @@ let lastContext: (BlockTemplate & { common: Common; block: Block }) | undefined
 export function contextFields(template: BlockTemplate): HeaderData {
   const { parent } = template
   return {
-    parentHash: parent.hash(),
+    parentHash: headerHash(parent),
     number: template.number ?? parent.number + 1n,
     timestamp: template.timestamp,
     gasLimit: template.gasLimit,
