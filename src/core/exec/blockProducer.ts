@@ -7,7 +7,7 @@ import { sha256 } from '@noble/hashes/sha2.js'
 import { keccak256 } from './fastCrypto.ts'
 import { headerBytes, headerHash } from './headerBytes.ts'
 import { orderedTrieRoot } from './orderedTrie.ts'
-import { transactionBytes, transactionType, type SignedTransaction } from './rawTransaction.ts'
+import { senderAddress, transactionBytes, transactionType, type SignedTransaction } from './rawTransaction.ts'
 import { runFromAnySender } from './senderCode.ts'
 import { runAsBootloader } from './bootloader.ts'
 
@@ -142,7 +142,7 @@ export async function produceBlock<T extends SignedTransaction>(
         // A sender with code is accepted, as anvil and Hardhat accept it (see runFromAnySender).
         const { value: result, lines } = await captureConsole(vm, () =>
           runAsBootloader(vm, context, signed, (tx) =>
-            runFromAnySender(vm, tx.getSenderAddress(), () => runTx(vm, { tx, block: context, blockGasUsed: gasUsed, skipHardForkValidation: true })),
+            runFromAnySender(vm, senderAddress(tx), () => runTx(vm, { tx, block: context, blockGasUsed: gasUsed, skipHardForkValidation: true })),
           ),
         )
         gasUsed += result.totalGasSpent

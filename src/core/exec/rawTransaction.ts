@@ -1,7 +1,7 @@
 import type { Common } from '@ethereumjs/common'
 import { RLP } from '@ethereumjs/rlp'
 import { createTxFromRLP, TransactionType, type TypedTransaction } from '@ethereumjs/tx'
-import { bytesToBigInt, type PrefixedHexString } from '@ethereumjs/util'
+import { bytesToBigInt, type Address, type PrefixedHexString } from '@ethereumjs/util'
 import { bytesToHex } from '../hexText.ts'
 import { engineMessage } from './engineMessage.ts'
 import { InvalidParamsError, TransactionRejectedError } from '../errors.ts'
@@ -43,6 +43,19 @@ function serializedOnce(tx: TypedTransaction): Uint8Array {
 /** Transactions are frozen once decoded: their bytes never change. */
 const serialized = new WeakMap<TypedTransaction, Uint8Array>()
 
+/**
+ * The sender's address, recovered once: ethereumjs caches a frozen transaction's public key but
+ * derives the address from it again on every `getSenderAddress()` (a keccak in pure JS), which
+ * the miner and runTx each call.
+ */
+export function senderAddress(tx: TypedTransaction): Address {
+  let address = senders.get(tx)
+  if (!address) senders.set(tx, (address = tx.getSenderAddress()))
+  return address
+}
+
+const senders = new WeakMap<TypedTransaction, Address>()
+
 const SUPPORTED_TYPES = new Set<number>([
   TransactionType.AccessListEIP2930,
   TransactionType.FeeMarketEIP1559,
@@ -82,7 +95,7 @@ export function decodeRawTransaction(raw: Uint8Array, common: Common): SignedTra
   if (!tx.isSigned()) throw new TransactionRejectedError('invalid sender: transaction is not signed')
   let from: PrefixedHexString
   try {
-    from = bytesToHex(tx.getSenderAddress().bytes)
+    from = bytesToHex(senderAddress(tx).bytes)
   } catch {
     throw new TransactionRejectedError('invalid sender: the signature does not recover to an address')
   }
