@@ -23,7 +23,7 @@ export interface SystemContract {
  * (docs/zksync.md, "System contracts"). NonceHolder (0x…8003) is not among them: it reads account
  * nonces, which EVM code cannot, so it is a precompile (nonceHolder.ts).
  *
- * Their runtimes (~6 KB gzip) load when a genesis is made: a chunk of their own in the worker's
+ * Their runtimes (~3.5 KB gzip) load when a genesis is made: a chunk of their own in the worker's
  * bundle, which a page restoring its chain never downloads.
  */
 export async function systemContracts(): Promise<readonly SystemContract[]> {
