@@ -5,7 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 
 export type Half = 'chromium' | 'node' | 'bundle'
-export type Unit = 'ms' | 'tx/s' | 'KB' | 'MB' | 'B'
+export type Unit = 'ms' | 'tx/s' | 'KB' | 'MB' | 'B' | '×'
 
 export interface Figure {
   half: Half
@@ -45,6 +45,7 @@ export function format(value: number, unit: Unit): string {
   if (unit === 'ms') return `${value < 1 ? value.toFixed(3) : value < 100 ? value.toFixed(2) : value.toFixed(0)} ms`
   if (unit === 'KB') return `${value.toFixed(1)} KB`
   if (unit === 'MB') return `${value.toFixed(1)} MB`
+  if (unit === '×') return `${value.toFixed(2)}×`
   return `${value.toFixed(0)} B`
 }
 
