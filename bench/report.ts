@@ -116,3 +116,16 @@ ${table.join('\n')}
 ${more ? `\n${more}\n` : ''}`
   writeFileSync(BENCHMARKS_PAGE, page.slice(0, from) + section + page.slice(to))
 }
+
+const README = new URL('../README.md', import.meta.url)
+const SIZES_START = '<!-- sizes:start -->'
+const SIZES_END = '<!-- sizes:end -->'
+
+/** Replaces the README's chain-size table (between its markers) with this run's. */
+export function updateReadmeSizes(date: string, table: string): void {
+  const readme = readFileSync(README, 'utf8')
+  const from = readme.indexOf(SIZES_START)
+  const to = readme.indexOf(SIZES_END)
+  if (from < 0 || to < from) return
+  writeFileSync(README, `${readme.slice(0, from)}${SIZES_START}\n${date}, this repository's 2-core VM:\n\n${table}\n${readme.slice(to)}`)
+}

@@ -12,9 +12,9 @@ import { cpus, totalmem } from 'node:os'
 import { loadFastCrypto, fastCryptoStatus } from '../src/core/exec/fastCrypto.ts'
 import { runBrowserBench } from './browser.ts'
 import { runNodeBench } from './node.ts'
-import { createCollector, format, median, updateBenchmarksPage, writeReport, type Figure, type Row } from './report.ts'
+import { createCollector, format, median, updateBenchmarksPage, updateReadmeSizes, writeReport, type Figure, type Row } from './report.ts'
 import { tokenDeployment, tokenTransfers, transfers } from './transactions.ts'
-import { collectSizes, DEFAULT_SIZES, runNodeSizes, sizeRows, sizeTable } from './chainSizes.ts'
+import { collectSizes, DEFAULT_SIZES, readmeSizeTable, runNodeSizes, sizeRows, sizeTable } from './chainSizes.ts'
 import type { SizeReading } from './chainSizeWorkload.ts'
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
@@ -57,6 +57,7 @@ const table = [...rows(figures), ...sizeRows(nodeSizes, chromiumSizes)]
 const sizes = nodeSizes.length + chromiumSizes.length > 0 ? `### As the chain grows (issue 21)\n\nOne chain grown to each size in turn (ERC-20 transfers, one a block; \`bench/chainSizes.ts\`), measured there.\n\n${sizeTable(nodeSizes, chromiumSizes)}` : undefined
 writeReport({ date, machine, runs: RUNS, figures, rows: table, seconds: (performance.now() - began) / 1000, more: sizes })
 if (!ONLY) updateBenchmarksPage(date, machine, table, sizes)
+if (!ONLY && nodeSizes.length + chromiumSizes.length > 0) updateReadmeSizes(date, readmeSizeTable(nodeSizes, chromiumSizes))
 console.log(`wrote bench/results/${date}.json and bench/RESULTS.md in ${((performance.now() - began) / 1000).toFixed(0)} s`)
 
 /** The issue's table: each workload, its floor, the ratio, the target. */
