@@ -10,6 +10,8 @@ import { orderedTrieRoot } from './orderedTrie.ts'
 import { transactionBytes, transactionType, type SignedTransaction } from './rawTransaction.ts'
 import { runFromAnySender } from './senderCode.ts'
 import { runAsBootloader } from './bootloader.ts'
+import { UpstreamError } from '../errors.ts'
+import { journalHeight, revertJournalTo } from './stateMachine.ts'
 
 /** The header fields the node chooses for a new block; roots and gas come from execution. */
 export interface BlockTemplate {
@@ -131,6 +133,7 @@ export async function produceBlock<T extends SignedTransaction>(
   const deferred: T[] = []
   let gasUsed = 0n
 
+  const height = journalHeight(vm)
   await vm.evm.journal.checkpoint()
   try {
     for (const signed of txs) {
@@ -148,12 +151,15 @@ export async function produceBlock<T extends SignedTransaction>(
         gasUsed += result.totalGasSpent
         included.push(lines.length > 0 ? { signed, result, consoleLines: lines } : { signed, result })
       } catch (error) {
+        // A fork's upstream that failed is no fault of the transaction: the block is not made, and
+        // the caller is told (the transaction may run once the upstream answers again).
+        if (error instanceof UpstreamError) throw error
         dropped.push({ signed, reason: error instanceof Error ? error.message : String(error) })
       }
     }
     await vm.evm.journal.commit()
   } catch (error) {
-    await vm.evm.journal.revert()
+    await revertJournalTo(vm, height)
     throw error
   }
 

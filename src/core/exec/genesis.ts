@@ -25,7 +25,18 @@ export async function createGenesis(
 ): Promise<BlockRecord> {
   const sm = state.vm.stateManager
   const funded = [...accounts.map(({ address }) => address), ...(config.richWallets ? RICH_WALLETS.map(([address]) => createAddressFromString(address)) : [])]
-  for (const address of funded) await sm.putAccount(address, new Account(0n, config.balance))
+  if (state.fork) {
+    // On a fork, as anvil funds its dev accounts: the balance set, the nonce and code kept (asked
+    // of the upstream together).
+    const forked = await Promise.all(funded.map((address) => sm.getAccount(address)))
+    for (const [i, address] of funded.entries()) {
+      const account = forked[i] ?? new Account()
+      account.balance = config.balance
+      await sm.putAccount(address, account)
+    }
+  } else {
+    for (const address of funded) await sm.putAccount(address, new Account(0n, config.balance))
+  }
   for (const { address, runtime } of SYSTEM_CONTRACTS) {
     const at = createAddressFromString(address)
     await sm.putAccount(at, new Account())

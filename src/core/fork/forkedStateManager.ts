@@ -1,0 +1,76 @@
+import { RLP } from '@ethereumjs/rlp'
+import { MerkleStateManager } from '@ethereumjs/statemanager'
+import { Account, concatBytes, unpadBytes, utf8ToBytes, type Address } from '@ethereumjs/util'
+import type { ForkState } from './forkState.ts'
+
+/** ethereumjs' key prefix for code in the trie's database (MerkleStateManager's CODEHASH_PREFIX). */
+const CODEHASH_PREFIX = utf8ToBytes('c')
+
+/**
+ * A zero written to a forked contract's slot, as the storage caches hold it: RLP of the single
+ * byte 0x00, which reads as zero, and which the trie keeps instead of deleting the slot. Deleted,
+ * the slot would read as "never written here" and be asked of the upstream again.
+ */
+const ZERO_TOMBSTONE = RLP.encode(Uint8Array.of(0))
+
+/**
+ * The chain's state manager (the miner's VM, and under the sandboxes'): ethereumjs' Merkle state
+ * manager, which, on a forked chain (`fork` set), reads what its trie lacks from the upstream's
+ * state at the fork block (fork/forkState.ts; docs/architecture.md, "The fork read path").
+ *
+ * The local trie is authoritative for whatever was written locally: an account that is in it is
+ * the account, a slot that is in it is the slot. What is absent comes from the fork: an account
+ * the trie lacks is the upstream's (with an empty local storage root, so that local writes start
+ * a local storage trie); code whose hash the trie's database lacks is the upstream's; a slot a
+ * forked contract's local storage lacks is the upstream's. A zero written to such a slot is kept
+ * as a tombstone (ZERO_TOMBSTONE), so that it stays zero. Upstream values are never put in the
+ * caches: what the caches hold is flushed into the trie as if written.
+ */
+export class ForkableStateManager extends MerkleStateManager {
+  /** The fork the state reads through to; none on a chain that is not a fork. */
+  fork: ForkState | undefined
+
+  override async getAccount(address: Address): Promise<Account | undefined> {
+    const local = await super.getAccount(address)
+    if (local !== undefined || !this.fork) return local
+    const forked = await this.fork.account(address.bytes)
+    return forked && new Account(forked.nonce, forked.balance, undefined, forked.codeHash)
+  }
+
+  override async getCode(address: Address): Promise<Uint8Array> {
+    const fork = this.fork
+    if (!fork) return super.getCode(address)
+    const cached = this._caches?.code?.get(address)
+    if (cached !== undefined) return cached.code ?? new Uint8Array(0)
+    const account = await this.getAccount(address)
+    if (!account?.isContract()) return new Uint8Array(0)
+    const key = this._prefixCodeHashes ? concatBytes(CODEHASH_PREFIX, account.codeHash) : account.codeHash
+    const local = await this._trie.database().get(key)
+    if (local) {
+      this._caches?.code?.put(address, local)
+      return local
+    }
+    // Not cached: the code cache's entries are written back to the trie's database.
+    return fork.code(address.bytes, account.codeHash)
+  }
+
+  override async getStorage(address: Address, key: Uint8Array): Promise<Uint8Array> {
+    const value = await super.getStorage(address, key)
+    if (value.length > 0 || !this.fork) return value
+    const forked = await this.fork.account(address.bytes)
+    if (!forked?.hasStorage) return value
+    return this.fork.storage(address.bytes, key)
+  }
+
+  override async putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
+    const fork = this.fork
+    if (fork && this._caches?.storage && key.length === 32 && unpadBytes(value).length === 0) {
+      const forked = await fork.account(address.bytes)
+      if (forked?.hasStorage && (await this.getAccount(address)) !== undefined) {
+        this._caches.storage.put(address, key, ZERO_TOMBSTONE)
+        return
+      }
+    }
+    return super.putStorage(address, key, value)
+  }
+}

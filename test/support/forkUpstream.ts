@@ -1,0 +1,113 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { Contract, ContractFactory, JsonRpcProvider, Wallet, type InterfaceAbi } from 'ethers'
+import { artifacts } from './chain.ts'
+import { DEV_ACCOUNTS } from './accounts.ts'
+import { startCli, type CliProcess } from './cli.ts'
+
+/**
+ * The upstream of a forked node in the fork tests: a pagenode CLI on loopback, seeded with history
+ * and a Token (an ERC-20), behind a counting proxy that can add latency and go down. The proxy
+ * counts the HTTP requests and the JSON-RPC calls it passes on, which is what a fork costs its
+ * upstream.
+ */
+export interface ForkUpstream {
+  /** The proxy's URL: what a fork is given. */
+  url: string
+  cli: CliProcess
+  /** The Token, its holder (dev account 0, after it sent some away) and the block it was seeded up to. */
+  token: string
+  seededBlock: bigint
+  /** HTTP requests and JSON-RPC calls the proxy passed on since the last `resetCounts`. */
+  readonly requests: number
+  readonly calls: string[]
+  resetCounts(): void
+  /** Added to every answer, in ms. */
+  delayMs: number
+  /** While true, every request's connection is cut (the upstream is unreachable). */
+  down: boolean
+  close(): Promise<void>
+}
+
+export const UPSTREAM_CHAIN_ID = 1337
+export const TOKEN_SUPPLY = 1_000_000n * 10n ** 18n
+/** What the seeding sent from dev account 0 to dev account 1 (the Token, and ETH). */
+export const SEED_SENT = 1_234n * 10n ** 18n
+
+export async function startForkUpstream({ delayMs = 0 } = {}): Promise<ForkUpstream> {
+  const cli = await startCli(['--chain-id', String(UPSTREAM_CHAIN_ID)], { shared: true })
+  const provider = new JsonRpcProvider(cli.url, undefined, { staticNetwork: true, cacheTimeout: -1, pollingInterval: 20 })
+  const wallet = new Wallet(DEV_ACCOUNTS[0].key, provider)
+  const artifact = artifacts.Token as { abi: InterfaceAbi; bytecode: string }
+  const deployed = await new ContractFactory(artifact.abi, artifact.bytecode, wallet).deploy('Forked', 'FRK', TOKEN_SUPPLY)
+  await deployed.waitForDeployment()
+  const token = (await deployed.getAddress()).toLowerCase()
+  const contract = new Contract(token, artifact.abi, wallet)
+  await (await contract.getFunction('transfer')(DEV_ACCOUNTS[1].address, SEED_SENT)).wait()
+  const seededBlock = BigInt(await provider.getBlockNumber())
+  provider.destroy()
+
+  let requests = 0
+  const calls: string[] = []
+  const state = { delayMs, down: false }
+  const server: Server = createServer((req, res) => {
+    if (state.down) {
+      req.socket.destroy()
+      return
+    }
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('end', async () => {
+      const body = Buffer.concat(chunks).toString('utf8')
+      requests++
+      try {
+        const parsed = JSON.parse(body) as { method: string } | { method: string }[]
+        for (const item of Array.isArray(parsed) ? parsed : [parsed]) calls.push(item.method)
+      } catch {
+        calls.push('(not JSON)')
+      }
+      if (state.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, state.delayMs))
+      try {
+        const answer = await fetch(cli.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+        res.writeHead(answer.status, { 'content-type': 'application/json' })
+        res.end(await answer.text())
+      } catch {
+        req.socket.destroy()
+      }
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    cli,
+    token,
+    seededBlock,
+    get requests() {
+      return requests
+    },
+    calls,
+    resetCounts() {
+      requests = 0
+      calls.length = 0
+    },
+    get delayMs() {
+      return state.delayMs
+    },
+    set delayMs(ms: number) {
+      state.delayMs = ms
+    },
+    get down() {
+      return state.down
+    },
+    set down(value: boolean) {
+      state.down = value
+      if (value) server.closeAllConnections()
+    },
+    async close() {
+      server.closeAllConnections()
+      await new Promise((resolve) => server.close(resolve))
+      await cli.stop('SIGKILL')
+    },
+  }
+}
