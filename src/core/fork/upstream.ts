@@ -41,6 +41,9 @@ export class Upstream {
   private readonly inFlight = new Map<string, Promise<unknown>>()
   /** Calls sent, and HTTP requests made (a batch is one): what a test or a bench counts. */
   readonly stats = { calls: 0, requests: 0 }
+  /** The URL fetched (fetch refuses one with credentials) and the Authorization they become. */
+  private readonly endpoint: string
+  private readonly headers: Record<string, string> = { 'content-type': 'application/json' }
 
   constructor(
     readonly url: string,
@@ -48,6 +51,12 @@ export class Upstream {
     private readonly fetchImpl: Fetch = (...args) => fetch(...args),
   ) {
     this.host = upstreamHost(url)
+    const parsed = new URL(url)
+    if (parsed.username || parsed.password) {
+      this.headers.authorization = `Basic ${btoa(`${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`)}`
+      parsed.username = parsed.password = ''
+    }
+    this.endpoint = parsed.href
   }
 
   /** A client of another URL, with this one's policy. */
@@ -123,15 +132,16 @@ export class Upstream {
       this.stats.requests++
       let response: Response
       try {
-        response = await this.fetchImpl(this.url, {
+        response = await this.fetchImpl(this.endpoint, {
           method: 'POST',
-          headers: { 'content-type': 'application/json' },
+          headers: this.headers,
           body: JSON.stringify(body),
           signal: AbortSignal.timeout(timeoutMs),
         })
       } catch (error) {
         lastError = error
-        why = describeFetchFailure(error, timeoutMs)
+        // A message may quote the URL, whose path may hold an API key.
+        why = describeFetchFailure(error, timeoutMs).replaceAll(this.endpoint, this.host)
         continue
       }
       if (response.status === 429 || response.status >= 500) {

@@ -155,6 +155,9 @@ export const nodeInfoAction = action([], (node) => {
       gasLimit: number(node.params.gasLimit),
       gasPrice: number(node.params.gasPrice()),
     },
-    forkConfig: { forkUrl: null, forkBlockNumber: null, forkRetryBackoff: null },
+    // anvil's shape; the URL as given (the caller's own endpoint, its key included).
+    forkConfig: node.fork
+      ? { forkUrl: node.fork.point.url, forkBlockNumber: number(node.fork.point.blockNumber), forkRetryBackoff: null }
+      : { forkUrl: null, forkBlockNumber: null, forkRetryBackoff: null },
   }
 })
