@@ -1,7 +1,7 @@
 import { createBlock, createBlockHeader, genRequestsRoot, type Block, type BlockHeader, type HeaderData } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import { RLP } from '@ethereumjs/rlp'
-import { KECCAK256_RLP, type Address } from '@ethereumjs/util'
+import { createAddressFromString, KECCAK256_RLP, type Address } from '@ethereumjs/util'
 import { Bloom, encodeReceipt, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
 import { captureConsole } from './console/capture.ts'
 import { sha256 } from '@noble/hashes/sha2.js'
@@ -12,6 +12,7 @@ import { runFromAnySender } from './senderCode.ts'
 import { runAsBootloader } from './bootloader.ts'
 import { UpstreamError } from '../errors.ts'
 import { journalHeight, revertJournalTo } from './stateMachine.ts'
+import { prefetchAccounts } from '../fork/forkedStateManager.ts'
 
 /** The header fields the node chooses for a new block; roots and gas come from execution. */
 export interface BlockTemplate {
@@ -142,6 +143,8 @@ export async function produceBlock<T extends SignedTransaction>(
         continue
       }
       try {
+        // On a fork: the sender and the target in one upstream round trip, not one each.
+        await prefetchAccounts(vm.stateManager, [createAddressFromString(signed.from), signed.tx.to])
         // A sender with code is accepted, as anvil and Hardhat accept it (see runFromAnySender).
         const { value: result, lines } = await captureConsole(vm, () =>
           runAsBootloader(vm, context, signed, (tx) =>

@@ -1,5 +1,5 @@
 import { RLP } from '@ethereumjs/rlp'
-import { bigIntToBytes, bigIntToHex, bytesToBigInt, hexToBytes, KECCAK256_NULL, KECCAK256_RLP, setLengthLeft, unpadBytes } from '@ethereumjs/util'
+import { bigIntToBytes, bigIntToHex, bytesToBigInt, bytesToUnprefixedHex, hexToBytes, KECCAK256_NULL, KECCAK256_RLP, setLengthLeft, unpadBytes } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { UpstreamError } from '../errors.ts'
 import { bytesToHex } from '../hexText.ts'
@@ -102,9 +102,14 @@ export class ForkState {
     for (const [key, value] of this.slots) this.fresh.set(`s${key}`, value)
   }
 
+  /** Whether the account at `address` was fetched already (or restored). */
+  knowsAccount(address: Uint8Array): boolean {
+    return this.accounts.has(bytesToUnprefixedHex(address))
+  }
+
   /** The account at the fork block, undefined where there is none. */
   async account(address: Uint8Array): Promise<ForkAccount | undefined> {
-    const hex = bytesToHex(address).slice(2)
+    const hex = bytesToUnprefixedHex(address)
     const known = this.accounts.get(hex)
     if (known !== undefined) return known ?? undefined
     return (await this.once(`a${hex}`, () => this.fetchAccount(hex))) ?? undefined
@@ -112,7 +117,7 @@ export class ForkState {
 
   /** A storage slot's value at the fork block (leading zeros stripped: empty for zero). */
   async storage(address: Uint8Array, slot: Uint8Array): Promise<Uint8Array> {
-    const key = `${bytesToHex(address).slice(2)}${bytesToHex(slot).slice(2)}`
+    const key = `${bytesToUnprefixedHex(address)}${bytesToUnprefixedHex(slot)}`
     const known = this.slots.get(key)
     if (known !== undefined) return known
     return this.once(`s${key}`, async () => {
@@ -126,7 +131,7 @@ export class ForkState {
 
   /** The code of `address` (whose code hash at the fork block is `codeHash`). */
   async code(address: Uint8Array, codeHash: Uint8Array): Promise<Uint8Array> {
-    const hash = bytesToHex(codeHash).slice(2)
+    const hash = bytesToUnprefixedHex(codeHash)
     const known = this.codes.get(hash)
     if (known !== undefined) return known
     return this.once(`c${hash}`, async () => {

@@ -1,6 +1,7 @@
 import { RLP } from '@ethereumjs/rlp'
 import { MerkleStateManager } from '@ethereumjs/statemanager'
 import { Account, concatBytes, unpadBytes, utf8ToBytes, type Address } from '@ethereumjs/util'
+import type { StateManagerInterface } from '@ethereumjs/common'
 import type { ForkState } from './forkState.ts'
 
 /** ethereumjs' key prefix for code in the trie's database (MerkleStateManager's CODEHASH_PREFIX). */
@@ -73,4 +74,18 @@ export class ForkableStateManager extends MerkleStateManager {
     }
     return super.putStorage(address, key, value)
   }
+}
+
+/**
+ * Reads the accounts an execution starts with (its sender, its target) together, before it runs:
+ * on a fork, those the local state lacks come from the upstream in one batch (with their code),
+ * where the EVM would ask for them one after the other. Nothing on a chain that is not a fork.
+ */
+export async function prefetchAccounts(stateManager: StateManagerInterface, addresses: (Address | undefined)[]): Promise<void> {
+  const fork = stateManager instanceof ForkableStateManager ? stateManager.fork : undefined
+  if (!fork) return
+  // Every account the chain touched went through the fork once (as absent, if it is local only):
+  // a warm call awaits nothing here.
+  const unknown = addresses.filter((address): address is Address => address !== undefined && !fork.knowsAccount(address.bytes))
+  if (unknown.length > 0) await Promise.all(unknown.map((address) => fork.account(address.bytes)))
 }
