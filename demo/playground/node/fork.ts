@@ -66,7 +66,7 @@ export function forkSection(session: Session, afterFork: () => void): ForkSectio
     )
   const form = h(
     'form',
-    { testid: 'fork-form' },
+    { testid: 'fork-form', novalidate: true },
     h('label', { for: 'fork-url' }, 'Upstream JSON-RPC URL'),
     url,
     h('label', { for: 'fork-block' }, 'Block (optional)'),

@@ -1,5 +1,5 @@
 import { AbiCoder, Contract, Interface, keccak256, type InterfaceAbi } from 'ethers'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { UpstreamError } from '../../../src/core/errors.ts'
 import { MemoryStore } from '../../../src/core/store/memoryStore.ts'
 import { artifacts, DEV, devWallet, rpc, startNode } from '../../support/chain.ts'
@@ -122,6 +122,27 @@ describe('a fork of a live chain', () => {
     )
     expect(error).toBeInstanceOf(UpstreamError)
     expect(upstream.requests).toBe(0)
+  })
+
+  it('stores what a call fetched without a block or a close: a second node on the store reads it offline', async () => {
+    const store = new MemoryStore()
+    const node = await startNode({ fork: { url: upstream.url, retries: 0 }, store })
+    expect(await balanceOf(node, DEV[0].address)).toBe(TOKEN_SUPPLY - SEED_SENT)
+    // The flush after a read is a commit of its own, soon after the fetch.
+    const slotKey = `s${upstream.token.slice(2)}${balanceSlot(DEV[0].address).slice(2)}`
+    await vi.waitFor(async () => expect([...((await store.load())?.fork ?? [])].map(([key]) => key)).toContain(slotKey))
+    upstream.down = true
+    const second = await startNode({ store })
+    expect(await balanceOf(second, DEV[0].address)).toBe(TOKEN_SUPPLY - SEED_SENT)
+  })
+
+  it('estimates and traces calls on forked state', async () => {
+    const node = await startNode({ fork: { url: upstream.url } })
+    const data = token.encodeFunctionData('transfer', [DEV[2].address, 5n])
+    const gas = BigInt(await rpc(node)<string>('eth_estimateGas', { from: DEV[1].address, to: upstream.token, data }))
+    expect(gas).toBeGreaterThan(21_000n)
+    const trace = await rpc(node)<{ to: string; output: string; calls?: unknown[] }>('debug_traceCall', { from: DEV[1].address, to: upstream.token, data }, 'latest', { tracer: 'callTracer' })
+    expect(trace).toMatchObject({ to: upstream.token, output: `0x${'1'.padStart(64, '0')}` })
   })
 
   it('fails a transaction that needs the upstream while it is down, leaving the chain as it was', async () => {
