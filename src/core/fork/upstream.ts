@@ -39,6 +39,8 @@ export class Upstream {
   private scheduled = false
   private nextId = 1
   private readonly inFlight = new Map<string, Promise<unknown>>()
+  /** Whether the upstream answers batches; one that answered a batch with a single object does not. */
+  private batches = true
   /** Calls sent, and HTTP requests made (a batch is one): what a test or a bench counts. */
   readonly stats = { calls: 0, requests: 0 }
   /** The URL fetched (fetch refuses one with credentials) and the Authorization they become. */
@@ -93,12 +95,22 @@ export class Upstream {
   }
 
   private async send(calls: Pending[]): Promise<void> {
+    if (calls.length > 1 && !this.batches) {
+      await Promise.all(calls.map((call) => this.send([call])))
+      return
+    }
     const body = calls.map(({ id, method, params }) => ({ jsonrpc: '2.0', id, method, params }))
     let answers: unknown
     try {
       answers = await this.post(calls.length === 1 ? body[0] : body, calls.map((call) => call.method).join(', '))
     } catch (error) {
       for (const call of calls) call.reject(error as Error)
+      return
+    }
+    if (calls.length > 1 && !Array.isArray(answers)) {
+      // Some endpoints refuse batches with one error object: the calls go one by one from now on.
+      this.batches = false
+      await this.send(calls)
       return
     }
     this.stats.calls += calls.length

@@ -85,6 +85,21 @@ describe('the upstream client', () => {
     expect(attempts).toBe(2)
   })
 
+  it('sends the calls one by one to an upstream that refuses batches', async () => {
+    const posts: unknown[] = []
+    const impl = (async (_url: RequestInfo | URL, init?: RequestInit) => {
+      const body = JSON.parse(init!.body as string) as Call | Call[]
+      posts.push(body)
+      if (Array.isArray(body)) return new Response(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'batches are not supported' } }))
+      return new Response(JSON.stringify({ jsonrpc: '2.0', id: body.id, result: body.method }))
+    }) as typeof fetch
+    const upstream = new Upstream('http://127.0.0.1:3/', POLICY, impl)
+    expect(await Promise.all([upstream.request('eth_chainId', []), upstream.request('eth_blockNumber', [])])).toEqual(['eth_chainId', 'eth_blockNumber'])
+    expect(await Promise.all([upstream.request('eth_gasPrice', []), upstream.request('net_version', [])])).toEqual(['eth_gasPrice', 'net_version'])
+    // One refused batch, then single calls only.
+    expect(posts.map((post) => (Array.isArray(post) ? 'batch' : (post as Call).method))).toEqual(['batch', 'eth_chainId', 'eth_blockNumber', 'eth_gasPrice', 'net_version'])
+  })
+
   it("passes the upstream's JSON-RPC error on, for that call only, without retrying", async () => {
     const { impl, posts } = fakeFetch((call) => (call.method === 'eth_getProof' ? { error: { code: -32601, message: 'method not found' } } : { result: '0x' }))
     const upstream = new Upstream('http://127.0.0.1:2/', POLICY, impl)
