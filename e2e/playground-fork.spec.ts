@@ -48,7 +48,7 @@ test('the Node panel forks a chain from its URL and names the upstream and block
 
   await page.getByTestId('fork-url').fill('not a url')
   await page.getByTestId('fork-start').click()
-  await expect(page.getByTestId('fork-error')).toHaveText('error: The upstream must be an http:// or https:// URL, e.g. https://sepolia.era.zksync.dev.')
+  await expect(page.getByTestId('fork-error')).toHaveText('error: The upstream must be an http:// or https:// URL, e.g. https://rpc.example.org.')
 
   await page.getByTestId('fork-url').fill(url)
   await page.getByTestId('fork-block').fill('4')

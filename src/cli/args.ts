@@ -97,7 +97,7 @@ Examples:
   npx pagenode
   npx pagenode --port 8545 --chain-id 0x10e --mining interval=2000
   npx pagenode --state .pagenode/chain.state --verbose
-  npx pagenode --fork-url https://sepolia.era.zksync.dev --state .pagenode/fork.state
+  npx pagenode --fork-url https://rpc.example.org --state .pagenode/fork.state
 `
 
 const spec = {

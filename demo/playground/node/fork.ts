@@ -32,7 +32,7 @@ export function parseForkForm(url: string, block: string): { params: [{ forking:
   } catch {
     protocol = undefined
   }
-  if (protocol !== 'http:' && protocol !== 'https:') return { error: 'The upstream must be an http:// or https:// URL, e.g. https://sepolia.era.zksync.dev.' }
+  if (protocol !== 'http:' && protocol !== 'https:') return { error: 'The upstream must be an http:// or https:// URL, e.g. https://rpc.example.org.' }
   const number = block.trim()
   if (number === '') return { params: [{ forking: { jsonRpcUrl: trimmed } }] }
   if (!/^(0|[1-9][0-9]*)$/.test(number) || !Number.isSafeInteger(Number(number))) return { error: `The block must be a block number (decimal), not "${number}".` }
@@ -53,7 +53,7 @@ export function describeFork(config: ForkConfig | undefined): string {
 
 export function forkSection(session: Session, afterFork: () => void): ForkSection {
   const current = h('p', { testid: 'fork-current' }, '…')
-  const url = h('input', { type: 'url', id: 'fork-url', placeholder: 'https://sepolia.era.zksync.dev', testid: 'fork-url', autocomplete: 'off' })
+  const url = h('input', { type: 'url', id: 'fork-url', placeholder: 'https://rpc.example.org', testid: 'fork-url', autocomplete: 'off' })
   const block = h('input', { type: 'text', id: 'fork-block', inputmode: 'numeric', placeholder: 'its head', testid: 'fork-block', autocomplete: 'off' })
   const start = h('button', { type: 'submit', class: 'danger', testid: 'fork-start' }, 'Fork it (this chain starts again)')
   const note = h('p', { 'aria-live': 'polite', testid: 'fork-note' })

@@ -12,7 +12,7 @@ import { runFromAnySender } from './senderCode.ts'
 import { runAsBootloader } from './bootloader.ts'
 import { UpstreamError } from '../errors.ts'
 import { journalHeight, revertJournalTo } from './stateMachine.ts'
-import { prefetchAccounts } from '../fork/forkedStateManager.ts'
+import { prepareForkedExecution } from '../fork/forkedStateManager.ts'
 
 /** The header fields the node chooses for a new block; roots and gas come from execution. */
 export interface BlockTemplate {
@@ -143,8 +143,8 @@ export async function produceBlock<T extends SignedTransaction>(
         continue
       }
       try {
-        // On a fork: the sender and the target in one upstream round trip, not one each.
-        await prefetchAccounts(vm.stateManager, [createAddressFromString(signed.from), signed.tx.to])
+        // On a fork: the sender and the target in one upstream round trip, and no EraVM target.
+        await prepareForkedExecution(vm.stateManager, createAddressFromString(signed.from), signed.tx.to)
         // A sender with code is accepted, as anvil and Hardhat accept it (see runFromAnySender).
         const { value: result, lines } = await captureConsole(vm, () =>
           runAsBootloader(vm, context, signed, (tx) =>

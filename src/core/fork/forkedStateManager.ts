@@ -3,6 +3,8 @@ import { MerkleStateManager } from '@ethereumjs/statemanager'
 import { Account, concatBytes, unpadBytes, utf8ToBytes, type Address } from '@ethereumjs/util'
 import type { StateManagerInterface } from '@ethereumjs/common'
 import type { ForkState } from './forkState.ts'
+import { ExecutionError } from '../errors.ts'
+import { isEraVmBytecode } from '../rollup/eraVmBytecode.ts'
 
 /** ethereumjs' key prefix for code in the trie's database (MerkleStateManager's CODEHASH_PREFIX). */
 const CODEHASH_PREFIX = utf8ToBytes('c')
@@ -77,15 +79,23 @@ export class ForkableStateManager extends MerkleStateManager {
 }
 
 /**
- * Reads the accounts an execution starts with (its sender, its target) together, before it runs:
- * on a fork, those the local state lacks come from the upstream in one batch (with their code),
- * where the EVM would ask for them one after the other. Nothing on a chain that is not a fork.
+ * Readies an execution from `from` to `to` on a fork, before it runs: the accounts it starts with
+ * that the local state lacks come from the upstream in one batch (with their code), where the EVM
+ * would ask for them one after the other; and a target whose code is EraVM bytecode (a ZKsync Era
+ * upstream's contracts, compiled by zksolc) is refused, where the EVM would run it as EVM code:
+ * its first byte, 0x00, is STOP, and the call would "succeed" with nothing. Nothing on a chain that
+ * is not a fork.
  */
-export async function prefetchAccounts(stateManager: StateManagerInterface, addresses: (Address | undefined)[]): Promise<void> {
+export async function prepareForkedExecution(stateManager: StateManagerInterface, from: Address, to: Address | undefined): Promise<void> {
   const fork = stateManager instanceof ForkableStateManager ? stateManager.fork : undefined
   if (!fork) return
   // Every account the chain touched went through the fork once (as absent, if it is local only):
   // a warm call awaits nothing here.
-  const unknown = addresses.filter((address): address is Address => address !== undefined && !fork.knowsAccount(address.bytes))
+  const unknown = [from, to].filter((address): address is Address => address !== undefined && !fork.knowsAccount(address.bytes))
   if (unknown.length > 0) await Promise.all(unknown.map((address) => fork.account(address.bytes)))
+  if (to && isEraVmBytecode(await stateManager.getCode(to))) {
+    throw new ExecutionError(
+      `the contract at ${to.toString()} (from the fork's upstream ${fork.upstream.host}) is EraVM bytecode (zksolc output), which this node cannot run: it runs EVM bytecode only`,
+    )
+  }
 }

@@ -136,6 +136,19 @@ describe('a fork of a live chain', () => {
     expect(await balanceOf(second, DEV[0].address)).toBe(TOKEN_SUPPLY - SEED_SENT)
   })
 
+  it("refuses to run an upstream contract whose code is EraVM bytecode (a ZKsync Era upstream's), rather than run it as EVM code", async () => {
+    const eraVm = '0x00000000000000000000000000000000000e7a00'
+    const code = `0x00${'11'.repeat(95)}`
+    await fetch(upstream.cli.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_setCode', params: [eraVm, code] }) })
+    const node = await startNode({ fork: { url: upstream.url } })
+    expect(await rpc(node)('eth_getCode', eraVm, 'latest')).toBe(code)
+    await expectRpcError(
+      rpc(node)('eth_call', { to: eraVm, data: '0x' }, 'latest'),
+      -32000,
+      /^the contract at 0x00000000000000000000000000000000000e7a00 \(from the fork's upstream 127\.0\.0\.1:\d+\) is EraVM bytecode \(zksolc output\), which this node cannot run: it runs EVM bytecode only$/,
+    )
+  })
+
   it('estimates and traces calls on forked state', async () => {
     const node = await startNode({ fork: { url: upstream.url } })
     const data = token.encodeFunctionData('transfer', [DEV[2].address, 5n])

@@ -8,7 +8,7 @@ describe("the playground's fork form", () => {
   })
 
   test('what is not a URL or a block number is named', () => {
-    expect(parseForkForm('sepolia', '')).toEqual({ error: 'The upstream must be an http:// or https:// URL, e.g. https://sepolia.era.zksync.dev.' })
+    expect(parseForkForm('sepolia', '')).toEqual({ error: 'The upstream must be an http:// or https:// URL, e.g. https://rpc.example.org.' })
     expect(parseForkForm('wss://rpc.example', '')).toHaveProperty('error')
     expect(parseForkForm('https://rpc.example', 'latest')).toEqual({ error: 'The block must be a block number (decimal), not "latest".' })
   })
