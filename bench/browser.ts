@@ -18,13 +18,20 @@ import { FROM } from './floors.ts'
 import type { Lists } from './node.ts'
 import { chromiumArgs, chromiumPath } from '../scripts/chromium.ts'
 import { attachToWorker } from './workerDebugger.ts'
+import { chainSizesInChromium } from './chainSizesBrowser.ts'
+import type { SizeReading } from './chainSizeWorkload.ts'
 
 const CONFIG = fileURLToPath(new URL('./browser/vite.config.ts', import.meta.url))
 const OUT = fileURLToPath(new URL('./.build/', import.meta.url))
 
 type Call = <K extends keyof BenchApi>(name: K, ...args: Parameters<BenchApi[K]>) => Promise<Awaited<ReturnType<BenchApi[K]>>>
 
-export async function runBrowserBench(runs: number, collect: Collector, lists: Lists & { warm: string[] }): Promise<{ chromium: string }> {
+export async function runBrowserBench(
+  runs: number,
+  collect: Collector,
+  lists: Lists & { warm: string[] },
+  sizes?: { sizes: number[]; raws: string[] },
+): Promise<{ chromium: string; sizes: SizeReading[] }> {
   await build({ configFile: CONFIG, logLevel: 'warn' })
   bundleSizes(collect)
 
@@ -58,7 +65,8 @@ export async function runBrowserBench(runs: number, collect: Collector, lists: L
     }
     await warmChain(page, call, collect, deployment, warm)
     await startTimes(page, origin, runs, collect)
-    return { chromium: version }
+    const sizeReadings = sizes ? await chainSizesInChromium(page, origin, deployment, sizes.raws, sizes.sizes) : []
+    return { chromium: version, sizes: sizeReadings }
   } finally {
     await context.close()
     await server.close()
@@ -257,6 +265,32 @@ function describeChunk(file: string): string {
  * new session; if three fail, the run fails, saying so.
  */
 export async function nodeWorkerHeap(page: Page): Promise<number> {
+  return (await nodeWorkerMemory(page)).usedSize
+}
+
+/** V8's figures for a heap after a full GC (Runtime.getHeapUsage): the JS heap, and the array buffers' backing stores outside it. */
+export interface HeapUsage {
+  usedSize: number
+  embedderHeapUsedSize?: number
+  backingStorageSize?: number
+}
+
+/** JS heap plus what V8 holds beside it (array buffers, embedder objects): what a heap costs the tab. */
+export const heapBytes = (usage: HeapUsage): number => usage.usedSize + (usage.embedderHeapUsedSize ?? 0) + (usage.backingStorageSize ?? 0)
+
+/** The page's own heap after a full GC. */
+export async function pageMemory(page: Page): Promise<HeapUsage> {
+  const session = await page.context().newCDPSession(page)
+  try {
+    await session.send('HeapProfiler.collectGarbage')
+    return (await session.send('Runtime.getHeapUsage')) as HeapUsage
+  } finally {
+    await session.detach().catch(() => {})
+  }
+}
+
+/** The node worker's heap after a full GC (see nodeWorkerHeap). */
+export async function nodeWorkerMemory(page: Page): Promise<HeapUsage> {
   const failures: string[] = []
   for (let attempt = 1; attempt <= 3; attempt++) {
     const session = await page.context().newCDPSession(page)
@@ -264,7 +298,7 @@ export async function nodeWorkerHeap(page: Page): Promise<number> {
       const heap = await withinSeconds(20, `the node worker heap (attempt ${attempt} of 3)`, async () => {
         const worker = await attachToWorker(session, 'nodeWorker')
         await worker.send('HeapProfiler.collectGarbage')
-        return (await worker.send<{ usedSize: number }>('Runtime.getHeapUsage')).usedSize
+        return await worker.send<HeapUsage>('Runtime.getHeapUsage')
       }, attempt < 3 ? 'trying again' : 'giving up')
       if (heap !== undefined) return heap
       failures.push(`attempt ${attempt}: no answer within 20 s`)

@@ -65,8 +65,10 @@ export function writeReport(options: {
   figures: Map<string, Figure>
   rows: Row[]
   seconds: number
+  /** More markdown after the summary table (the chain-size table). */
+  more?: string
 }): void {
-  const { date, machine, runs, figures, rows, seconds } = options
+  const { date, machine, runs, figures, rows, seconds, more } = options
   const json = { date, machine, runs, seconds: Math.round(seconds), rows, figures: Object.fromEntries(figures) }
   writeFileSync(new URL(`./results/${date}.json`, import.meta.url), JSON.stringify(json, null, 2) + '\n')
   const table = rows.map((r) => `| ${r.workload} | ${r.value} | ${r.floor} | ${r.ratio} | ${r.target} | ${r.met === undefined ? '–' : r.met ? 'met' : '**missed**'} |`)
@@ -83,7 +85,7 @@ a noisy machine where absolute numbers do not. Targets are issue 9's.
 | workload | median | floor (same run) | ratio | target | |
 |---|---|---|---|---|---|
 ${table.join('\n')}
-
+${more ? `\n${more}\n` : ''}
 ## Every figure
 
 | half | figure | median | runs |
@@ -98,7 +100,7 @@ const START = '<!-- bench:start -->'
 const END = '<!-- bench:end -->'
 
 /** Replaces the results table of docs/benchmarks.md (between the bench markers) with this run's. */
-export function updateBenchmarksPage(date: string, machine: string, rows: Row[]): void {
+export function updateBenchmarksPage(date: string, machine: string, rows: Row[], more?: string): void {
   const page = readFileSync(BENCHMARKS_PAGE, 'utf8')
   const from = page.indexOf(START)
   const to = page.indexOf(END)
@@ -110,6 +112,6 @@ ${date} · ${machine} · medians (\`npm run bench\`; every figure and run: [benc
 | workload | median | floor (same run) | ratio | target | |
 |---|---|---|---|---|---|
 ${table.join('\n')}
-`
+${more ? `\n${more}\n` : ''}`
   writeFileSync(BENCHMARKS_PAGE, page.slice(0, from) + section + page.slice(to))
 }

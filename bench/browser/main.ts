@@ -6,6 +6,7 @@
 import { startNode, type PageNode, type StartOptions } from '../../src/client/index.ts'
 import type { FloorCrypto } from '../floors.ts'
 import type { FloorRequest } from './floorWorker.ts'
+import { growAndMeasure } from '../chainSizeWorkload.ts'
 
 type Distribute<T> = T extends unknown ? Omit<T, 'id'> : never
 
@@ -27,6 +28,8 @@ function floor<T>(request: Distribute<FloorRequest>): Promise<T> {
 }
 
 let node: PageNode | undefined
+/** The chain-size bench's transactions, sent to the page in parts (`loadRaws`). */
+const sizeRaws: string[] = []
 const provider = () => {
   if (!node) throw new Error('no node started')
   return node.provider
@@ -162,6 +165,16 @@ const api = {
     const block = (await provider().request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as { transactions: string[] }
     return { ms, admitMs, transactions: block.transactions.length }
   },
+
+  /** Adds to the transactions the chain-size bench sends (`reset`: starts the list again). */
+  loadRaws(chunk: string[], reset: boolean): number {
+    if (reset) sizeRaws.length = 0
+    for (const raw of chunk) sizeRaws.push(raw)
+    return sizeRaws.length
+  },
+  /** Grows the chain to `size` blocks with those transactions and measures it there (bench/chainSizeWorkload.ts). */
+  sizeStep: (size: number, tokenAddress: string, balanceOfCall: unknown[], from: string) =>
+    growAndMeasure((method, params = []) => provider().request({ method, params }), sizeRaws, size, tokenAddress, balanceOfCall, from),
 
   /** Bytes of keys and values a chain's IndexedDB database holds, per object store. */
   dbBytes: storeSizes,

@@ -51,6 +51,7 @@ export const LIMIT_FLAGS: readonly LimitFlag[] = [
   { flag: 'max-subscriptions', limit: 'maxSubscriptions', value: '<n>', help: 'eth_subscribe subscriptions per WebSocket connection (default 1000)', parse: count },
   { flag: 'filter-idle-timeout', limit: 'filterIdleMs', value: '<duration>', help: 'a filter not polled this long is removed (default 5m)', parse: duration(false) },
   { flag: 'max-trace-bytes', limit: 'maxTraceBytes', value: '<bytes>', help: 'size of a struct log trace (default 33554432: 32 MiB)', parse: count },
+  { flag: 'state-cache-nodes', limit: 'stateCacheNodes', value: '<n>', help: 'trie nodes kept in memory once stored; the rest are read from the state file (default 50000)', parse: count },
   { flag: 'max-mine-blocks', limit: 'maxMineBlocks', value: '<n>', help: 'blocks one anvil_mine / evm_mine call may mine (default 10000)', parse: count },
 ]
 

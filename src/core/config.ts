@@ -48,6 +48,11 @@ export interface Limits {
   maxTraceBytes: number
   /** Most blocks one anvil_mine / hardhat_mine / evm_mine call may mine (each is kept in memory). */
   maxMineBlocks: number
+  /**
+   * Trie nodes kept in memory once stored (~300 bytes each): the hot state. The rest stay in the
+   * store and are read by need, so memory does not grow with the chain's state.
+   */
+  stateCacheNodes: number
 }
 
 /** A chain to fork (docs/api.md, "Forking a live chain"). */
@@ -166,6 +171,7 @@ export const DEFAULT_LIMITS: Limits = {
   evmTimeoutMs: 5000,
   maxTraceBytes: 32 * 1024 * 1024,
   maxMineBlocks: 10_000,
+  stateCacheNodes: 50_000,
 }
 
 export const DEFAULTS = {

@@ -8,4 +8,4 @@ export { RpcError, ErrorCode, ChainStoreError, UpstreamError } from './errors.ts
 export type { JsonRpcResponse } from './rpc/envelope.ts'
 export { MemoryStore } from './store/memoryStore.ts'
 export { SCHEMA_VERSION } from './store/store.ts'
-export type { Store, ChainCommit, ChainMeta, PersistedChain } from './store/store.ts'
+export type { Store, ChainCommit, ChainMeta, NodeSource, PersistedChain } from './store/store.ts'

@@ -1,7 +1,7 @@
 import { NonceQueue } from './wallet/nonceQueue.ts'
 import type { Common } from '@ethereumjs/common'
 import { Account, createAddressFromString, hexToBytes, type PrefixedHexString } from '@ethereumjs/util'
-import { bootloaderView, validatePaymaster } from './exec/bootloader.ts'
+import { validateForAdmission } from './exec/bootloader.ts'
 import { checkAdmission } from './chain/admission.ts'
 import { BatchPolicy } from './chain/batches.ts'
 import { BlockParams } from './chain/blockParams.ts'
@@ -34,8 +34,9 @@ import { decodeBlockRecord } from './store/blockCodec.ts'
 import { decodePoolEntry } from './store/poolCodec.ts'
 import { restoreSettings, rollBackSettings, SettingsEncoder } from './dev/persistedSettings.ts'
 import { EphemeralStore } from './store/memoryStore.ts'
-import { SCHEMA_VERSION, type PersistedChain, type Store } from './store/store.ts'
+import { SCHEMA_VERSION, type OlderBlocks, type PersistedChain, type Store } from './store/store.ts'
 import { TrieNodeStore } from './store/trieNodeStore.ts'
+import { servedAtHead } from './rpc/servedAtHead.ts'
 import { openFork } from './fork/openFork.ts'
 import type { ForkState } from './fork/forkState.ts'
 
@@ -72,6 +73,8 @@ export class Node {
     consoleLog: new Set(),
   }
   private closed = false
+  /** Until a restarted chain's older blocks are restored (`restoreOlderBlocks`). */
+  private restoring: Promise<void> | undefined
 
   readonly pool = new TxPool()
   /** eth_sendTransaction's nonce assignment, one send at a time per sender (wallet/nonceQueue.ts). */
@@ -183,7 +186,36 @@ export class Node {
     if (this.closed) throw new ServerError('the node is closed')
     const spec = Object.hasOwn(methods, method) ? methods[method] : undefined
     if (!spec) throw new MethodNotFoundError(method)
+    if (this.restoring && !servedAtHead(method, params)) await this.restoring
     return this.run(method, params, () => spec.call(this, params))
+  }
+
+  /**
+   * Restores the older blocks of a chain whose store handed the last ones only (a long chain's
+   * warm start: issue 21), after the first calls. Meanwhile the miner waits (its lock is held from
+   * now on), and only calls answered at the head run (rpc/servedAtHead.ts); the others wait, and
+   * fail with the store's error should the older blocks be unreadable.
+   */
+  restoreOlderBlocks(read: () => Promise<OlderBlocks>, restore: (older: OlderBlocks) => void): void {
+    const locked = this.miner.lock.acquire()
+    const restoring = (async () => {
+      await locked
+      try {
+        await new Promise((resolve) => setTimeout(resolve))
+        restore(await read())
+      } catch (error) {
+        throw error instanceof RpcError ? error : new ChainStoreError(`the stored chain's older blocks could not be read: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
+      } finally {
+        this.miner.lock.release()
+      }
+    })()
+    this.restoring = restoring
+    restoring.then(
+      () => {
+        if (this.restoring === restoring) this.restoring = undefined
+      },
+      (error: RpcError) => this.config.onInternalError(error, { method: 'restoring the stored chain', params: [] }),
+    )
   }
 
   /**
@@ -305,18 +337,19 @@ export class Node {
       blockGasLimit: this.params.gasLimit,
       paymaster: paymaster && { address: paymaster, account: await this.miner.headAccount(paymaster) },
     })
-    if (paymaster) await this.validatePaymasterAtHead(signed)
+    if (paymaster || signed.eip712?.signatureRefusal !== undefined) await this.validateAtHead(signed)
   }
 
   /**
-   * A paymaster's validation run on the head's state, as ZKsync validates before it accepts: a
-   * paymaster that refuses (or an approval that fails) is answered now with its reason instead
-   * of the transaction being dropped when mined. Within eth_call's time limit.
+   * A 0x71 transaction's validation run on the head's state, as ZKsync validates before it
+   * accepts (exec/bootloader.ts, validateForAdmission): a contract account or a paymaster that
+   * refuses is answered now with its reason instead of the transaction being dropped when mined.
+   * Within eth_call's time limit.
    */
-  private async validatePaymasterAtHead(signed: SignedTransaction): Promise<void> {
+  private async validateAtHead(signed: SignedTransaction): Promise<void> {
     const head = this.chain.head
     const sandbox = await this.sandbox(head)
-    await sandbox.runTimed(this.config.limits.evmTimeoutMs, 'call', (vm) => validatePaymaster(vm, this.callContext(head, true), bootloaderView(signed)!))
+    await sandbox.runTimed(this.config.limits.evmTimeoutMs, 'call', (vm) => validateForAdmission(vm, this.callContext(head, true), signed))
   }
 
   /**
@@ -386,7 +419,7 @@ export async function createNode(options: NodeConfig = {}): Promise<Node> {
   const fork = await openFork(options, { chain: persisted !== undefined, fork: persisted?.fork })
   const config: ResolvedConfig = fork ? { ...resolved, chainId: fork.point.chainId } : resolved
   const common = createChainCommon(config.chainId)
-  const nodes = new TrieNodeStore(persisted?.nodes, persisted?.packedNodes, persisted?.laterNodes)
+  const nodes = new TrieNodeStore(store.nodes, config.limits.stateCacheNodes)
   const chain = new Chain()
   // BLOCKHASH reads the hash the chain indexed, not a decoded header's.
   const state = await StateMachine.create(
@@ -407,15 +440,15 @@ export async function createNode(options: NodeConfig = {}): Promise<Node> {
   const recentLogs = new RecentLogs()
   chain.storedForm = (block, bytes) => new StoredBlock(bytes, decode, recent, undefined, recentLogs, block)
 
+  const storedBlock = (bytes: Uint8Array, hash?: Uint8Array) => new StoredBlock(bytes, decode, recent, hash, recentLogs)
   if (persisted) {
-    restoreChain(persisted, chain, config.chainId, (bytes, hash) => new StoredBlock(bytes, decode, recent, hash, recentLogs))
+    restoreChain(persisted, chain, config.chainId, storedBlock)
     writer.restored(chain.tip.number)
+    // The state's nodes are read from the store by need (TrieNodeStore.get): a start that answers
+    // from the chain alone never waits for them, and its first state read reads only its path.
     await state.vm.stateManager.setStateRoot(stateRootOf(chain.tip))
     // Stored already: only what is fetched from now on is written.
     fork?.drainNew()
-    // The nodes the store left for later (most of a long chain's bytes) are read by the first
-    // trie read that misses the others (TrieNodeStore.get): a start that answers from the chain
-    // alone never waits for them, and a worker is never busy with them behind the caller's back.
   } else {
     chain.append(await createGenesis(state, common, config, accounts, clock.now()))
     writer.enqueue(chain.tip)
@@ -430,6 +463,7 @@ export async function createNode(options: NodeConfig = {}): Promise<Node> {
       restoreSettings(node, persisted.settings, common, { mining: options.mining !== undefined, blockGasLimit: options.blockGasLimit !== undefined })
     }
     writer.restored(chain.tip.number, persisted.settings)
+    if (persisted.older) node.restoreOlderBlocks(persisted.older, (older) => restoreOlder(persisted, older, chain, storedBlock))
     if (node.mining.automine && node.pool.size > 0) await mineRestoredPool(node)
   }
   return node
@@ -460,7 +494,7 @@ const INDEX_SLICE = 500
  * this stays quick however long the chain is.
  */
 function restoreChain(persisted: PersistedChain, chain: Chain, chainId: number, storedBlock: (bytes: Uint8Array, hash?: Uint8Array) => StoredBlock): void {
-  const { meta, blocks, blockHashes } = persisted
+  const { meta, blocks, blockHashes, firstBlock = 0 } = persisted
   if (meta.schemaVersion > SCHEMA_VERSION) {
     throw new ChainStoreError(
       `the stored chain was written by a newer pagenode (schema ${meta.schemaVersion}; this version reads ${SCHEMA_VERSION}): upgrade pagenode or use another store`,
@@ -469,15 +503,38 @@ function restoreChain(persisted: PersistedChain, chain: Chain, chainId: number, 
   if (meta.chainId !== chainId) {
     throw new ChainStoreError(`the stored chain has chain id ${meta.chainId}, not ${chainId}: open it with chainId ${meta.chainId} or use another store`)
   }
-  const stored = blocks.reduce((count, bytes) => (bytes.length > 0 ? count + 1 : count), 0)
-  if (BigInt(blocks.length) !== meta.headNumber + 1n || stored !== blocks.length) {
-    throw new ChainStoreError(`the stored chain is incomplete: its head is block ${meta.headNumber} but ${stored} blocks are stored`)
-  }
-  chain.restore(blocks.map((bytes, number) => storedBlock(bytes, blockHashes?.[number])))
+  checkComplete(blocks, firstBlock, Number(meta.headNumber) + 1, meta.headNumber)
+  chain.restore(
+    blocks.map((bytes, i) => storedBlock(bytes, blockHashes?.[i])),
+    firstBlock,
+  )
   // Their hashes are indexed between the first calls, a slice per task, or by the first lookup by hash.
   const indexSlice = () => chain.indexRestored(INDEX_SLICE) || setTimeout(indexSlice)
   setTimeout(indexSlice)
-  if (chain.at(0n)!.hash !== meta.genesisHash) {
+  if (firstBlock === 0) checkGenesis(chain, meta.genesisHash)
+}
+
+/** Blocks 0 up to the first restored one, which the store read after the start (Node.restoreOlderBlocks). */
+function restoreOlder(persisted: PersistedChain, older: OlderBlocks, chain: Chain, storedBlock: (bytes: Uint8Array, hash?: Uint8Array) => StoredBlock): void {
+  const { meta, firstBlock = 0 } = persisted
+  checkComplete(older.blocks, 0, firstBlock, meta.headNumber)
+  chain.restoreOlder(older.blocks.map((bytes, number) => storedBlock(bytes, older.blockHashes?.[number])))
+  checkGenesis(chain, meta.genesisHash)
+  const indexSlice = () => chain.indexRestored(INDEX_SLICE) || setTimeout(indexSlice)
+  setTimeout(indexSlice)
+}
+
+/** `blocks` (from `first`) are the `count - first` blocks below `count`, each stored. */
+function checkComplete(blocks: Uint8Array[], first: number, count: number, head: bigint): void {
+  const stored = blocks.reduce((n, bytes) => (bytes.length > 0 ? n + 1 : n), 0)
+  if (blocks.length !== count - first || stored !== blocks.length) {
+    const missing = first === 0 ? `${stored} blocks are stored` : `blocks ${first} to ${count - 1} are not all stored`
+    throw new ChainStoreError(`the stored chain is incomplete: its head is block ${head} but ${missing}`)
+  }
+}
+
+function checkGenesis(chain: Chain, genesisHash: string): void {
+  if (chain.at(0n)!.hash !== genesisHash) {
     throw new ChainStoreError('the stored chain is damaged: its genesis block does not match its record')
   }
 }

@@ -20,7 +20,8 @@ async function damagedStateFile(): Promise<string> {
   await node.close()
   const chain = (await memory.load())!
   const root = genesis.stateRoot.slice(2)
-  const nodes = new Map([...chain.nodes].map(([key, value]) => [key, key === root ? value : Uint8Array.of(0xc0)]))
+  const nodes = new Map<string, Uint8Array>()
+  for await (const [key, value] of memory.nodes.entries()) nodes.set(key, key === root ? value : Uint8Array.of(0xc0))
   const path = join(await tempDir(), 'damaged.state')
   const file = await FileStore.open(path)
   await file.commit({ meta: chain.meta, nodes, blocks: chain.blocks.map((bytes, number) => ({ number: BigInt(number), bytes })) })

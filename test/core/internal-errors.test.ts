@@ -4,25 +4,30 @@
  * intact), and the node reports it once, with the method and params (`onInternalError`).
  */
 import { afterEach, describe, expect, test, vi } from 'vitest'
-import { ErrorCode, MemoryStore, RpcError, type NodeConfig, type PersistedChain } from '../../src/core/index.ts'
+import { ErrorCode, MemoryStore, RpcError, type ChainCommit, type NodeConfig, type NodeSource, type Store } from '../../src/core/index.ts'
 import { createNode, type Node } from '../../src/core/node.ts'
 import { DEV } from '../support/chain.ts'
 
 /**
- * A store whose chain comes back with only its state root's trie node at hand, the rest to be
- * read by need: and that read fails with a TypeError, as a store with a bug would.
+ * A store whose node reads, once it holds a chain, find only its state root's trie node: any
+ * other read fails with a TypeError, as a store with a bug would.
  */
-class FaultyStore extends MemoryStore {
+class FaultyStore implements Store {
+  private readonly memory = new MemoryStore()
   /** The node store's key of the stored head's state root (unprefixed hex), once there is a chain. */
   rootKey: string | undefined
   readonly thrown: TypeError[] = []
-
-  override async load(): Promise<PersistedChain | undefined> {
-    const chain = await super.load()
-    if (!chain || this.rootKey === undefined) return chain
-    const root = new Map(chain.nodes).get(this.rootKey)!
-    return { ...chain, nodes: [[this.rootKey, root]], laterNodes: { read: async () => this.readSegments() } }
+  readonly nodes: NodeSource = {
+    get: async (key) => {
+      if (this.rootKey === undefined || key === this.rootKey) return this.memory.nodes.get(key)
+      return this.readSegments()
+    },
   }
+
+  load = () => this.memory.load()
+  commit = (commit: ChainCommit) => this.memory.commit(commit)
+  wipe = () => this.memory.wipe()
+  close = () => this.memory.close()
 
   /** The store's bug: it reads a segment index it never made. */
   private readSegments(): never {

@@ -41,11 +41,13 @@ export interface OpenOptions {
  * - Compact: `close` rewrites the log as a snapshot of the chain, so the file does not keep
  *   every superseded head record and dropped block forever.
  *
- * The chain is also kept in memory (a MemoryStore): that is what `load` hands the node and what
- * a snapshot is written from.
+ * The chain is also kept in memory (a MemoryStore, its trie nodes compact): that is what `load`
+ * hands the node, what the node reads its state from, and what a snapshot is written from.
  */
 export class FileStore implements Store {
   private readonly image = new MemoryStore()
+  /** The image's: trie nodes are read from memory, where the file's are kept compact. */
+  readonly nodes = this.image.nodes
   /** Appends run one at a time, in call order: the log's order is the commit order. */
   private queue: Promise<void> = Promise.resolve()
   /** Records appended since the file was last rewritten: a reason to compact at close. */
@@ -260,7 +262,7 @@ export class FileStore implements Store {
       bytes += key.length + value.length
       if (bytes >= SNAPSHOT_RECORD_BYTES) flush()
     }
-    for (const [key, value] of chain.nodes) {
+    for await (const [key, value] of this.image.nodes.entries()) {
       nodes.set(key, value)
       bytes += key.length + value.length
       if (bytes >= SNAPSHOT_RECORD_BYTES) flush()

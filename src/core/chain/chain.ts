@@ -29,13 +29,19 @@ export const isPending = (ref: BlockRef): boolean => ref.kind === 'tag' && ref.t
  * miner and the writer use the unpublished accessors (`tip`, `at`, `minedTransaction`).
  */
 export class Chain {
-  private readonly blocks: BlockRecord[] = []
+  private blocks: BlockRecord[] = []
   /** The last stored block's number: what readers see as the head. */
   private published = -1
   private readonly byHash = new Map<PrefixedHexString, BlockRecord>()
   /** Where each transaction is: its block and index (a stored block is not decoded to index it). */
   private readonly txs = new Map<PrefixedHexString, { block: BlockRecord; index: number }>()
-  private readonly batches = new BatchIndex()
+  private batches = new BatchIndex()
+  /**
+   * The first block held, while a start that restored the last blocks only waits for the older
+   * ones (`restoreOlder`): until then the chain answers at its head only (Node.request holds
+   * other calls back), and has no batches.
+   */
+  private partialFrom = 0
   /**
    * Blocks restored from the store that are not in `byHash` and `txs` yet (`from` up to `to`):
    * a start answers before indexing 10,000 blocks' hashes, which happens in the background or
@@ -49,7 +55,7 @@ export class Chain {
   storedForm: ((block: BlockRecord, bytes: Uint8Array) => StoredBlock) | undefined
   /** Bytecodes published as factory dependencies, by versioned hash, with the block that first did. */
   private readonly bytecodes = new Map<PrefixedHexString, { bytecode: Uint8Array; block: bigint }>()
-  private readonly senders = new SenderIndex()
+  private senders = new SenderIndex()
 
   /** The head as readers see it: the last stored block. */
   get head(): BlockRecord {
@@ -139,14 +145,44 @@ export class Chain {
     this.index(block)
   }
 
-  /** Appends blocks from the store (so published), indexed by hash later (`unindexed`). */
-  restore(blocks: Iterable<StoredBlock>): void {
+  /**
+   * Appends blocks from the store (so published), indexed by hash later (`unindexed`). `first`:
+   * the number of the first one, when the older ones come later (`restoreOlder`).
+   */
+  restore(blocks: Iterable<StoredBlock>, first = 0): void {
+    if (first > 0) {
+      this.blocks.length = first
+      this.partialFrom = first
+    }
     const from = this.unindexed?.from ?? this.blocks.length
     for (const block of blocks) this.extend(block)
     // Stored, so published, and so are the batches they seal.
     const last = this.batches.last
     this.publish(BigInt(this.blocks.length - 1), last && (last.sealed ? last.number : last.number - 1n))
     if (this.blocks.length > from) this.unindexed = { from, to: this.blocks.length }
+  }
+
+  /** Whether the chain holds only its last blocks yet (a start that restores the older ones after). */
+  get partial(): boolean {
+    return this.partialFrom > 0
+  }
+
+  /**
+   * The older blocks of a chain restored partially have come: the chain is rebuilt whole, the
+   * last blocks as they were (nothing was mined meanwhile: the miner waited).
+   */
+  restoreOlder(older: StoredBlock[]): void {
+    const last = this.blocks.slice(this.partialFrom) as StoredBlock[]
+    this.blocks = []
+    this.published = -1
+    this.partialFrom = 0
+    this.byHash.clear()
+    this.txs.clear()
+    this.bytecodes.clear()
+    this.batches = new BatchIndex()
+    this.senders = new SenderIndex()
+    this.unindexed = undefined
+    this.restore([...older, ...last])
   }
 
   /**
@@ -182,7 +218,8 @@ export class Chain {
         })
       }
     }
-    this.batches.add(block, (batch) => this.batchBlocks(batch))
+    // A partial chain has no batches: they are made from block 0 up, once the older blocks come.
+    if (this.partialFrom === 0) this.batches.add(block, (batch) => this.batchBlocks(batch))
   }
 
   /**

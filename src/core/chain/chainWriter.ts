@@ -216,6 +216,7 @@ export class ChainWriter {
       })
       this.stored = head
       this.committed = upTo
+      this.nodes.stored(nodes)
       if (settings) this.committedSettings = this.goodSettings = settings
       // Stored: the chain keeps them as their bytes from now on (Chain.stored).
       // Published first: the batches it seals flag their blocks, which the stored forms made

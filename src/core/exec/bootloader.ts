@@ -17,53 +17,37 @@
  *
  * The receipt's gas and logs cover every step. A failed step 1 or 2 fails the whole transaction
  * before it runs: nothing of it stays, and it is refused with ZKsync's wording.
+ *
+ * A 0x71 transaction whose `from` is a contract account runs its own flow
+ * (exec/accountTransaction.ts); `runAsBootloader` chooses.
  */
 import type { Block } from '@ethereumjs/block'
-import type { EVMResult } from '@ethereumjs/evm'
-import { Account, createAddressFromString, equalsBytes, hexToBytes, type Address } from '@ethereumjs/util'
+import { createAddressFromString, hexToBytes } from '@ethereumjs/util'
 import { bytesToHex } from '../hexText.ts'
-import { Bloom, type RunTxResult, type VM } from '@ethereumjs/vm'
+import type { RunTxResult, VM } from '@ethereumjs/vm'
 import { TransactionRejectedError } from '../errors.ts'
-import {
-  approveCalldata,
-  decodeValidationResult,
-  paymasterFlow,
-  postTransactionCalldata,
-  VALIDATE_AND_PAY_SELECTOR,
-  validateAndPayCalldata,
-  type BootloaderTransaction,
-} from '../rollup/bootloaderTransaction.ts'
+import { approveCalldata, paymasterFlow, type BootloaderTransaction } from '../rollup/bootloaderTransaction.ts'
 import { executableTransaction, readEip712Transaction, type DecodedFields } from '../rollup/eip712Transaction.ts'
 import { minimumGasLimit } from '../chain/admission.ts'
-import { decodeRevertReason } from './revertReason.ts'
 import type { SignedTransaction } from './rawTransaction.ts'
+import { accountView, isContractAccount, runAccountTransaction, validateAccountTransaction } from './accountTransaction.ts'
+import {
+  addBalance,
+  BOOTLOADER_ADDRESS,
+  call,
+  failureReason,
+  paymasterRefusal,
+  paymasterValidateAndPay,
+  postTransaction,
+  settleFee,
+  withSteps,
+  type ExecuteTransaction,
+  type Log,
+  type PaymasterView,
+  type StepRun,
+} from './bootloaderSteps.ts'
 
-export const BOOTLOADER_ADDRESS = createAddressFromString('0x0000000000000000000000000000000000008001')
-
-/** Runs the transaction itself (runTx, or a tracer around it). */
-export type ExecuteTransaction = (tx: SignedTransaction['tx']) => Promise<RunTxResult>
-
-type Log = RunTxResult['receipt']['logs'][number]
-
-/** What ZKsync's API answers when a paymaster refuses or fails: the node's error text. */
-function paymasterRefusal(reason: string): TransactionRejectedError {
-  return new TransactionRejectedError(`failed to validate the transaction. reason: Validation revert: Paymaster validation error: ${reason}`)
-}
-
-function failureReason(result: EVMResult): string {
-  const error = result.execResult.exceptionError
-  if (!error) return ''
-  return decodeRevertReason(result.execResult.returnValue) ?? (error.error === 'revert' ? 'execution reverted' : error.error)
-}
-
-/** What the bootloader passes a paymaster about a transaction. */
-export interface PaymasterView {
-  transaction: BootloaderTransaction
-  txHash: Uint8Array
-  /** The EIP-712 digest the account signed (IPaymaster's `suggestedSignedHash`). */
-  signedHash: Uint8Array
-  paymaster: Address
-}
+export { BOOTLOADER_ADDRESS, postTransaction, type ExecuteTransaction, type PaymasterView } from './bootloaderSteps.ts'
 
 /** The bootloader's view of a 0x71 transaction with a paymaster; undefined when it names none. */
 export function bootloaderView(signed: SignedTransaction): (PaymasterView & { fields: DecodedFields }) | undefined {
@@ -73,27 +57,6 @@ export function bootloaderView(signed: SignedTransaction): (PaymasterView & { fi
   const { fields } = reading
   const transaction: BootloaderTransaction = { ...reading.signed, signature: reading.signature }
   return { transaction, fields, txHash: hexToBytes(signed.hash), signedHash: reading.digest, paymaster: createAddressFromString(paymaster.address) }
-}
-
-interface StepRun {
-  gasUsed: bigint
-  logs: Log[]
-}
-
-/** A call from the bootloader (or, for the approval, from the account) that never touches nonces. */
-async function call(vm: VM, block: Block, caller: Address, to: Address, data: Uint8Array, gasLimit: bigint): Promise<EVMResult> {
-  return vm.evm.runCall({ caller, origin: caller, to, data, gasLimit, block, skipNonceIncrement: true })
-}
-
-async function balanceOf(vm: VM, address: Address): Promise<bigint> {
-  return (await vm.stateManager.getAccount(address))?.balance ?? 0n
-}
-
-async function addBalance(vm: VM, address: Address, delta: bigint): Promise<void> {
-  const account = (await vm.stateManager.getAccount(address)) ?? new Account()
-  account.balance += delta
-  if (account.balance < 0n) throw new Error(`bootloader: ${address.toString()} cannot give ${-delta} wei`)
-  await vm.evm.journal.putAccount(address, account)
 }
 
 /**
@@ -126,35 +89,10 @@ export async function validatePaymaster(
     logs.push(...(approval.execResult.logs ?? []))
   }
 
-  const required = transaction.gasLimit * transaction.maxFeePerGas
-  const before = await balanceOf(vm, BOOTLOADER_ADDRESS)
-  const validation = await call(vm, block, BOOTLOADER_ADDRESS, paymaster, validateAndPayCalldata(view.txHash, view.signedHash, transaction), gasLeft)
-  if (validation.execResult.exceptionError) throw paymasterRefusal(failureReason(validation))
-  const decoded = decodeValidationResult(validation.execResult.returnValue)
-  if (!decoded || !equalsBytes(decoded.magic, VALIDATE_AND_PAY_SELECTOR)) {
-    throw paymasterRefusal('Paymaster validation returned invalid magic value. Please refer to the documentation of the paymaster for more details')
-  }
-  const received = (await balanceOf(vm, BOOTLOADER_ADDRESS)) - before
-  if (received < required) {
-    throw paymasterRefusal(`Paymaster did not pay enough for the transaction: it paid ${received} wei, gasLimit × maxFeePerGas is ${required}`)
-  }
-  gasLeft -= validation.execResult.executionGasUsed
-  logs.push(...(validation.execResult.logs ?? []))
-  return { gasUsed: gasLimit - gasLeft, logs, context: decoded.context }
-}
-
-/** Step 4, `postTransaction`: its gas, and its logs unless it failed (a failure changes nothing else). */
-export async function postTransaction(
-  vm: VM,
-  block: Block,
-  view: PaymasterView,
-  context: Uint8Array,
-  success: boolean,
-  gasLimit: bigint,
-): Promise<StepRun> {
-  const { transaction, txHash, signedHash, paymaster } = view
-  const post = await call(vm, block, BOOTLOADER_ADDRESS, paymaster, postTransactionCalldata(context, transaction, txHash, signedHash, success, gasLimit), gasLimit)
-  return { gasUsed: post.execResult.executionGasUsed, logs: post.execResult.exceptionError ? [] : (post.execResult.logs ?? []) }
+  const validation = await paymasterValidateAndPay(vm, block, view, gasLeft)
+  gasLeft -= validation.gasUsed
+  logs.push(...validation.logs)
+  return { gasUsed: gasLimit - gasLeft, logs, context: validation.context }
 }
 
 /**
@@ -171,7 +109,6 @@ export async function runPaymasterTransaction(
   const view = bootloaderView(signed)!
   const { transaction, fields, paymaster } = view
   const from = signed.tx.getSenderAddress()
-  const baseFee = block.header.baseFeePerGas ?? 0n
 
   await vm.evm.journal.checkpoint()
   try {
@@ -199,16 +136,9 @@ export async function runPaymasterTransaction(
     const gasLeft = executionGasLimit - result.totalGasSpent
     const { gasUsed: postGas, logs: postLogs } = await postTransaction(vm, block, view, validation.context, result.execResult.exceptionError === undefined, gasLeft)
 
-    // Step 5: the steps' gas is paid at the run's price (its base fee burned, its tip to the
-    // coinbase, as runTx pays the run's), and the rest of what the paymaster paid goes back.
+    // Step 5: the steps' gas at the run's price, the rest of what the paymaster paid back to it.
     const stepsGas = validation.gasUsed + postGas
-    const price = result.totalGasSpent > 0n ? result.amountSpent / result.totalGasSpent : baseFee
-    const stepsFee = stepsGas * price
-    const tip = stepsGas * (price > baseFee ? price - baseFee : 0n)
-    if (tip > 0n) await addBalance(vm, block.header.coinbase, tip)
-    const spent = result.amountSpent + stepsFee
-    await addBalance(vm, BOOTLOADER_ADDRESS, -(paid - result.amountSpent))
-    await addBalance(vm, paymaster, paid - spent)
+    const stepsFee = await settleFee(vm, block, result, stepsGas, paid, paymaster)
     await vm.evm.journal.commit()
     return withSteps(vm, result, stepsGas, stepsFee, validation.logs, postLogs)
   } catch (error) {
@@ -217,33 +147,40 @@ export async function runPaymasterTransaction(
   }
 }
 
-/** The run's result as the receipt shows the whole transaction: every step's gas, fee and logs. */
-function withSteps(vm: VM, result: RunTxResult, stepsGas: bigint, stepsFee: bigint, before: Log[], after: Log[]): RunTxResult {
-  const logs = [...before, ...result.receipt.logs, ...after]
-  const bloom = new Bloom(undefined, vm.common)
-  for (const [address, topics] of logs) {
-    bloom.add(address)
-    for (const topic of topics) bloom.add(topic)
+/**
+ * Runs a transaction as the bootloader would: a 0x71 transaction from a contract account through
+ * the account's steps (exec/accountTransaction.ts), an EOA's with a paymaster through the steps
+ * above, any other as `execute` runs it. Mining, the trace replay and the detailed output all
+ * come through here, so they compute the same. `checkNonce: false` (the detailed output) leaves
+ * a contract account's nonce unchecked, as `execute` then leaves an EOA's.
+ */
+export async function runAsBootloader(
+  vm: VM,
+  block: Block,
+  signed: SignedTransaction,
+  execute: ExecuteTransaction,
+  { checkNonce = true }: { checkNonce?: boolean } = {},
+): Promise<RunTxResult> {
+  if (signed.eip712 && (await isContractAccount(vm, createAddressFromString(signed.from)))) {
+    return runAccountTransaction(vm, block, signed, execute, checkNonce)
   }
-  return {
-    ...result,
-    totalGasSpent: result.totalGasSpent + stepsGas,
-    amountSpent: result.amountSpent + stepsFee,
-    bloom,
-    receipt: {
-      ...result.receipt,
-      cumulativeBlockGasUsed: result.receipt.cumulativeBlockGasUsed + stepsGas,
-      bitvector: bloom.bitvector,
-      logs,
-    },
-  }
+  // Admitted as a contract account's, whose code is gone since: no one checked its signature.
+  if (signed.eip712?.signatureRefusal !== undefined) throw new TransactionRejectedError(signed.eip712.signatureRefusal)
+  return signed.eip712?.paymaster ? runPaymasterTransaction(vm, block, signed, execute) : execute(signed.tx)
 }
 
 /**
- * Runs a transaction as the bootloader would: one with a paymaster through its steps, any other
- * as `execute` runs it. Mining, the trace replay and the detailed output all come through here,
- * so they compute the same.
+ * What ZKsync checks of a 0x71 transaction before it accepts it, run on the state `vm` holds
+ * (the head's, in a sandbox): a contract account's validation and payment (or its paymaster's),
+ * an EOA's paymaster's validation; and a signature that is not `from`'s own, from an address that
+ * is no contract account, refused. Throws the refusal.
  */
-export function runAsBootloader(vm: VM, block: Block, signed: SignedTransaction, execute: ExecuteTransaction): Promise<RunTxResult> {
-  return signed.eip712?.paymaster ? runPaymasterTransaction(vm, block, signed, execute) : execute(signed.tx)
+export async function validateForAdmission(vm: VM, block: Block, signed: SignedTransaction): Promise<void> {
+  if (!signed.eip712) return
+  if (await isContractAccount(vm, createAddressFromString(signed.from))) {
+    await validateAccountTransaction(vm, block, accountView(signed))
+    return
+  }
+  if (signed.eip712.signatureRefusal !== undefined) throw new TransactionRejectedError(signed.eip712.signatureRefusal)
+  if (signed.eip712.paymaster) await validatePaymaster(vm, block, bootloaderView(signed)!)
 }

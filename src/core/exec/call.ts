@@ -43,6 +43,12 @@ export interface CallRequest {
    * (exec/bootloader.ts), and the account pays no fee.
    */
   paymaster?: { address: PrefixedHexString; input: Uint8Array }
+  /**
+   * Present for a 0x71 call object (type 0x71, or `eip712Meta`): from a contract account, its
+   * estimate runs the account's steps (exec/accountTransaction.ts), with `eip712Meta.customSignature`
+   * as the signature when given.
+   */
+  eip712?: { customSignature?: Uint8Array }
 }
 
 export interface RunCallOptions {

@@ -45,7 +45,8 @@ const DEPLOYER = createAddressFromString(CONTRACT_DEPLOYER_ADDRESS)
 const CREATE_EVM = hexToBytes('0xff311601') // createEVM(bytes)
 const CREATE2_EVM = hexToBytes('0x4e96f4c0') // create2EVM(bytes32,bytes)
 /** keccak256("ContractDeployed(address,bytes32,address)") */
-const CONTRACT_DEPLOYED = hexToBytes('0x290afdae231a3fc0bbae8b1af63698b0a1d79b21ad17df0342dfb952fe74f8e5')
+/** The topic of ZKsync's `ContractDeployed(address indexed deployer, bytes32 indexed bytecodeHash, address indexed contractAddress)`. */
+export const CONTRACT_DEPLOYED = hexToBytes('0x290afdae231a3fc0bbae8b1af63698b0a1d79b21ad17df0342dfb952fe74f8e5')
 
 /** CREATE's fixed cost (what a creation transaction's intrinsic gas has and a call's has not). */
 const CREATE_GAS = 32_000n

@@ -4,6 +4,11 @@ import type { VM } from '@ethereumjs/vm'
 
 const DELEGATION_PREFIX = Uint8Array.of(0xef, 0x01, 0x00)
 
+/** Whether code is an EIP-7702 delegation: its account is still an EOA that signs for itself. */
+export function isDelegation(code: Uint8Array): boolean {
+  return equalsBytes(code.subarray(0, 3), DELEGATION_PREFIX)
+}
+
 /**
  * Runs `run` (a runTx) so that a sender with code is accepted. geth's eth_call lets a call come
  * from a contract (a multisig, an ERC-4337 entry point), and anvil and Hardhat switch EIP-3607
@@ -16,7 +21,7 @@ export async function runFromAnySender<T>(vm: VM, from: Address, run: () => Prom
   const sm = vm.stateManager
   const account = await sm.getAccount(from)
   if (!account || equalsBytes(account.codeHash, KECCAK256_NULL)) return run()
-  if (equalsBytes((await sm.getCode(from)).subarray(0, 3), DELEGATION_PREFIX)) return run()
+  if (isDelegation(await sm.getCode(from))) return run()
 
   const codeHash = account.codeHash
   await sm.putAccount(from, new Account(account.nonce, account.balance, account.storageRoot, KECCAK256_NULL))

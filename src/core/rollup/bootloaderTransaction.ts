@@ -1,10 +1,10 @@
 /**
  * What ZKsync's bootloader passes to accounts and paymasters: the `Transaction` struct of
- * era-contracts' TransactionHelper.sol, ABI-encoded, and the IPaymaster calls that carry it
- * (docs/zksync.md, "Paymasters"). Written out by hand: the core has no ABI library, and the
- * struct is fixed.
+ * era-contracts' TransactionHelper.sol, ABI-encoded, and the IAccount and IPaymaster calls that
+ * carry it (docs/zksync.md, "Contract accounts" and "Paymasters"). Written out by hand: the core
+ * has no ABI library, and the struct is fixed.
  */
-import { bigIntToBytes, bytesToBigInt, concatBytes, setLengthLeft, setLengthRight, utf8ToBytes } from '@ethereumjs/util'
+import { bigIntToBytes, bytesToBigInt, concatBytes, equalsBytes, setLengthLeft, setLengthRight, utf8ToBytes } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { EIP712_TX_TYPE, type Eip712SignedFields } from './eip712Hash.ts'
 
@@ -22,6 +22,11 @@ const selector = (signature: string) => keccak_256(utf8ToBytes(signature)).subar
 /** IPaymaster.validateAndPayForPaymasterTransaction; its selector is also the success magic. */
 export const VALIDATE_AND_PAY_SELECTOR = selector(`validateAndPayForPaymasterTransaction(bytes32,bytes32,${TRANSACTION_TUPLE})`)
 export const POST_TRANSACTION_SELECTOR = selector(`postTransaction(bytes,${TRANSACTION_TUPLE},bytes32,bytes32,uint8,uint256)`)
+/** IAccount's calls, all `(bytes32 txHash, bytes32 suggestedSignedHash, Transaction)`. */
+export const VALIDATE_TRANSACTION_SELECTOR = selector(`validateTransaction(bytes32,bytes32,${TRANSACTION_TUPLE})`)
+export const PAY_FOR_TRANSACTION_SELECTOR = selector(`payForTransaction(bytes32,bytes32,${TRANSACTION_TUPLE})`)
+export const PREPARE_FOR_PAYMASTER_SELECTOR = selector(`prepareForPaymaster(bytes32,bytes32,${TRANSACTION_TUPLE})`)
+export const EXECUTE_TRANSACTION_SELECTOR = selector(`executeTransaction(bytes32,bytes32,${TRANSACTION_TUPLE})`)
 /** IPaymasterFlow's selectors, the first four bytes of `paymasterInput`. */
 export const GENERAL_FLOW_SELECTOR = selector('general(bytes)')
 export const APPROVAL_BASED_FLOW_SELECTOR = selector('approvalBased(address,uint256,bytes)')
@@ -75,9 +80,22 @@ export function encodeTransaction(tx: BootloaderTransaction): Uint8Array {
   ])
 }
 
+/** A call `selector(txHash, suggestedSignedHash, transaction)`: IAccount's four, and the paymaster's validation. */
+export function transactionCalldata(selector: Uint8Array, txHash: Uint8Array, signedHash: Uint8Array, tx: BootloaderTransaction): Uint8Array {
+  return concatBytes(selector, tuple([{ static: txHash }, { static: signedHash }, { dynamic: encodeTransaction(tx) }]))
+}
+
 /** `validateAndPayForPaymasterTransaction(txHash, suggestedSignedHash, transaction)`. */
 export function validateAndPayCalldata(txHash: Uint8Array, signedHash: Uint8Array, tx: BootloaderTransaction): Uint8Array {
-  return concatBytes(VALIDATE_AND_PAY_SELECTOR, tuple([{ static: txHash }, { static: signedHash }, { dynamic: encodeTransaction(tx) }]))
+  return transactionCalldata(VALIDATE_AND_PAY_SELECTOR, txHash, signedHash, tx)
+}
+
+/**
+ * Whether `validateTransaction` returned the magic: exactly one word, the selector left-aligned
+ * and the rest zero (the bootloader compares the whole word, and refuses any other length).
+ */
+export function isAccountMagic(returnValue: Uint8Array): boolean {
+  return returnValue.length === 32 && equalsBytes(returnValue, setLengthRight(VALIDATE_TRANSACTION_SELECTOR, 32))
 }
 
 /** `postTransaction(context, transaction, txHash, suggestedSignedHash, txResult, maxRefundedGas)`. */

@@ -37,7 +37,9 @@ export async function simulateTransaction(vm: VM, context: Block, signed: Signed
   }
   let result
   try {
-    result = await runAsBootloader(vm, context, signed, (tx) => runTx(vm, { tx, block: context, skipNonce: true, skipHardForkValidation: true }))
+    result = await runAsBootloader(vm, context, signed, (tx) => runTx(vm, { tx, block: context, skipNonce: true, skipHardForkValidation: true }), {
+      checkNonce: false,
+    })
   } catch (error) {
     // runTx refuses a transaction with an EthereumJSError; anything else is no refusal (a bug).
     if (!(error instanceof EthereumJSError)) throw error

@@ -32,6 +32,13 @@ export interface Eip712Fields {
   /** The signature era records: the custom signature, or r‖s‖v with v as 27/28. 65 bytes. */
   signature: Uint8Array
   paymaster: { address: PrefixedHexString; input: Uint8Array } | undefined
+  /**
+   * Why the signature is not `from`'s own ECDSA signature, when it is not. Such a transaction is
+   * valid only from a contract account, whose validateTransaction decides (exec/accountTransaction.ts);
+   * from an address without code it is refused with this. Unset for a transaction restored from
+   * the store: it was admitted.
+   */
+  signatureRefusal?: string
 }
 
 /** The 16 RLP fields, in wire order (zksync-ethers `serializeEip712`, era `TransactionRequest::from_bytes`). */
@@ -218,7 +225,11 @@ export function readEip712Transaction(raw: Uint8Array): Eip712Reading {
   return { raw, fields, signed, factoryDepHashes: hashes, digest, signature, hash: bytesToHex(eip712TransactionHash(digest, signature)) }
 }
 
-function toSigned({ raw, fields, factoryDepHashes, signature, hash }: Omit<Eip712Reading, 'digest' | 'signed'>, common: Common): SignedTransaction {
+function toSigned(
+  { raw, fields, factoryDepHashes, signature, hash }: Omit<Eip712Reading, 'digest' | 'signed'>,
+  common: Common,
+  signatureRefusal?: string,
+): SignedTransaction {
   const from = bytesToHex(fields.from)
   return {
     tx: executableTransaction(fields, from, common),
@@ -232,32 +243,40 @@ function toSigned({ raw, fields, factoryDepHashes, signature, hash }: Omit<Eip71
       signature,
       // The zero address is no paymaster, as for ZKsync's bootloader (and the signed digest, where both are 0).
       paymaster: fields.paymaster.some((byte) => byte !== 0) ? { address: bytesToHex(fields.paymaster), input: fields.paymasterInput } : undefined,
+      ...(signatureRefusal === undefined ? {} : { signatureRefusal }),
     },
   }
 }
 
 /**
- * Decodes a submitted 0x71 transaction: checks its chain id and factory dependencies, recovers
- * the signer over the EIP-712 digest and requires it to be `from` (an EOA: smart-contract
- * accounts do not run on this EVM node), and computes ZKsync's transaction hash.
+ * Decodes a submitted 0x71 transaction: checks its chain id and factory dependencies, and
+ * computes ZKsync's transaction hash. Its signature is checked as `from`'s ECDSA signature over
+ * the EIP-712 digest; one that is not is kept as the account's own (a contract account checks it
+ * in validateTransaction), with why it is no ECDSA signature of `from` (`signatureRefusal`), which
+ * admission answers when `from` has no code.
  */
 export function decodeEip712Transaction(raw: Uint8Array, common: Common): SignedTransaction {
   const reading = readEip712Transaction(raw)
-  const { fields, signature } = reading
+  const { fields } = reading
   if (fields.chainId !== common.chainId()) {
     throw new TransactionRejectedError(`invalid chain id for signer: have ${fields.chainId} want ${common.chainId()}`)
   }
+  return toSigned(reading, common, ecdsaSignatureProblem(reading))
+}
+
+/** Why the signature is not `from`'s ECDSA signature of the digest; undefined when it is. */
+function ecdsaSignatureProblem({ fields, signature, digest }: Eip712Reading): string | undefined {
   if (signature.length !== 65) {
-    throw new TransactionRejectedError(
-      `invalid sender: the custom signature must be a 65-byte ECDSA signature of the from account, got ${signature.length} bytes (smart-contract accounts do not run on this EVM node)`,
-    )
+    return `invalid sender: the custom signature must be a 65-byte ECDSA signature of the from account, got ${signature.length} bytes (or from must be a contract account)`
   }
-  const signer = bytesToHex(recoverSigner(reading.digest, signature))
+  let signer: PrefixedHexString
+  try {
+    signer = bytesToHex(recoverSigner(digest, signature))
+  } catch (error) {
+    return (error as Error).message
+  }
   const from = bytesToHex(fields.from)
-  if (signer !== from) {
-    throw new TransactionRejectedError(`invalid sender: the signature is by ${signer}, not by the from address ${from}`)
-  }
-  return toSigned(reading, common)
+  return signer === from ? undefined : `invalid sender: the signature is by ${signer}, not by the from address ${from}`
 }
 
 /**

@@ -11,7 +11,11 @@
  * is what ZKsync answers for such accounts. `getRawNonce` packs them as ZKsync does: deployment
  * nonce × 2^128 + minimal nonce.
  *
- * Nonces change only through transactions here, so the writing functions revert and say so.
+ * Nonces change only through transactions here. The one write ZKsync's accounts make,
+ * `incrementMinNonceIfEquals(nonce)` from their `validateTransaction`, is answered while the
+ * bootloader validates a contract account's transaction (exec/accountTransaction.ts): it checks
+ * the nonce is the transaction's and marks it used, and the bootloader then increments the
+ * account's nonce once, whether the account called it or not. Any other write reverts and says so.
  */
 import { EVMError, type CustomPrecompile, type ExecResult, type PrecompileInput } from '@ethereumjs/evm'
 import { bigIntToBytes, bytesToBigInt, createAddressFromBigInt, setLengthLeft, type PrefixedHexString } from '@ethereumjs/util'
@@ -28,6 +32,47 @@ const GET_RAW_NONCE = selector('5aa9b6b5') // getRawNonce(address)
 const GET_DEPLOYMENT_NONCE = selector('fb1a9a57') // getDeploymentNonce(address)
 const GET_KEYED_NONCE = selector('367bbe46') // getKeyedNonce(address,uint192)
 const IS_NONCE_USED = selector('cab7e8eb') // isNonceUsed(address,uint256)
+const INCREMENT_MIN_NONCE_IF_EQUALS = selector('e1239cd8') // incrementMinNonceIfEquals(uint256)
+
+/** A storage write's price (EIP-2200's SSTORE_RESET), what marking a nonce costs on ZKsync's contract. */
+const WRITE_GAS = 5_000n
+
+/** The nonce of the contract account whose validation is running on an EVM, and whether it was marked used. */
+interface NonceUse {
+  nonce: bigint
+  used: boolean
+}
+
+const validations = new WeakMap<object, NonceUse>()
+
+/**
+ * Runs an account's `validateTransaction` (`validate`) on `evm` with the transaction's nonce open
+ * to `incrementMinNonceIfEquals`; says whether the account marked it used.
+ */
+export async function withNonceOpen<T>(evm: object, nonce: bigint, validate: () => Promise<T>): Promise<{ result: T; marked: boolean }> {
+  const use: NonceUse = { nonce, used: false }
+  validations.set(evm, use)
+  try {
+    const result = await validate()
+    return { result, marked: use.used }
+  } finally {
+    validations.delete(evm)
+  }
+}
+
+function incrementMinNonceIfEquals(input: PrecompileInput, expected: bigint): ExecResult {
+  const use = validations.get(input._EVM)
+  if (!use) {
+    return revert('NonceHolder: incrementMinNonceIfEquals is answered only while the bootloader validates a contract account\'s transaction', WRITE_GAS)
+  }
+  if (input.gasLimit < WRITE_GAS) {
+    return { executionGasUsed: input.gasLimit, returnValue: new Uint8Array(), exceptionError: new EVMError(EVMError.errorMessages.OUT_OF_GAS) }
+  }
+  if (expected !== use.nonce) return revert(`NonceHolder: incorrect nonce: expected ${expected}, the transaction's nonce is ${use.nonce}`, WRITE_GAS)
+  if (use.used) return revert('Reusing the same nonce twice', WRITE_GAS)
+  use.used = true
+  return { executionGasUsed: WRITE_GAS, returnValue: new Uint8Array() }
+}
 
 interface Nonces {
   min: bigint
@@ -57,9 +102,15 @@ export async function nonceHolder(input: PrecompileInput): Promise<ExecResult> {
   if (data.length < 4) return revert('NonceHolder: no function selector')
   const fn = new DataView(data.buffer, data.byteOffset, 4).getUint32(0)
   const arg = (i: number) => setLengthLeft(data.subarray(4 + 32 * i, 4 + 32 * (i + 1)), 32)
+  if (fn === INCREMENT_MIN_NONCE_IF_EQUALS) {
+    if (data.length < 4 + 32) return revert('NonceHolder: calldata too short')
+    return incrementMinNonceIfEquals(input, bytesToBigInt(arg(0)))
+  }
   const reads = [GET_MIN_NONCE, GET_RAW_NONCE, GET_DEPLOYMENT_NONCE, GET_KEYED_NONCE, IS_NONCE_USED]
   if (!reads.includes(fn)) {
-    return revert('NonceHolder: nonces change only through transactions on this node; it answers getMinNonce, getRawNonce, getDeploymentNonce, getKeyedNonce and isNonceUsed')
+    return revert(
+      'NonceHolder: nonces change only through transactions on this node; it answers getMinNonce, getRawNonce, getDeploymentNonce, getKeyedNonce and isNonceUsed, and incrementMinNonceIfEquals during a contract account\'s validation',
+    )
   }
   if (data.length < 4 + 32 * (fn === GET_KEYED_NONCE || fn === IS_NONCE_USED ? 2 : 1)) return revert('NonceHolder: calldata too short')
   const nonces = await noncesOf(input, arg(0))

@@ -40,6 +40,9 @@ export function parseCallRequest(value: unknown): CallRequest {
     chainId: optionalField(object, 'chainId', parseUint256),
     paymaster: optionalField(object, 'eip712Meta', parsePaymasterParams),
   }
+  if (request.type === 0x71 || (object.eip712Meta !== undefined && object.eip712Meta !== null)) {
+    request.eip712 = { customSignature: optionalField(object, 'eip712Meta', parseCustomSignature) }
+  }
   if (request.gasPrice !== undefined && (request.maxFeePerGas !== undefined || request.maxPriorityFeePerGas !== undefined)) {
     throw new ParamError('both gasPrice and (maxFeePerGas or maxPriorityFeePerGas) specified')
   }
@@ -106,6 +109,14 @@ function parsePaymasterParams(value: unknown): CallRequest['paymaster'] {
   // The zero address is no paymaster, as in a signed 0x71 transaction.
   if (/^0x0{40}$/.test(address)) return undefined
   return { address, input: field(params, 'paymasterInput', parseByteList) }
+}
+
+/** `eip712Meta.customSignature`: a contract account's signature for its estimate (hex, or byte values). */
+function parseCustomSignature(value: unknown): Uint8Array | undefined {
+  const meta = parseObject(value)
+  if (meta.customSignature === undefined || meta.customSignature === null) return undefined
+  const signature = field(meta, 'customSignature', parseByteList)
+  return signature.length > 0 ? signature : undefined
 }
 
 function parseByteList(value: unknown): Uint8Array {

@@ -1,14 +1,32 @@
+import type * as NodeZlib from 'node:zlib'
+
 /**
- * deflate-raw through the platform's CompressionStream (every browser pagenode runs in, and
- * Node.js): native zlib, nothing bundled. Segments of a chain deflate well: a trie node written
- * again differs from its previous version in one child hash, and the previous version is a few
- * kilobytes back (measured: 256 blocks of transfers, nodes 764 KB → 204 KB, blocks 134 → 66 KB).
+ * deflate-raw through the platform: Node.js's zlib where the node runs in Node.js (reached with
+ * `process.getBuiltinModule`, so no bundler sees an import of it), else the browser's
+ * CompressionStream: native zlib either way, nothing bundled. Segments of a chain deflate well: a
+ * trie node written again differs from its previous version in one child hash, and the previous
+ * version is a few kilobytes back (measured: 256 blocks of transfers, nodes 764 KB → 204 KB,
+ * blocks 134 → 66 KB).
+ *
+ * Node.js's zlib matters for the memory stores' archive (nodeArchive.ts), which inflates a chunk
+ * for each old trie node it reads: a CompressionStream through a Response took ~1.2 ms for
+ * 64 KB, zlib's inflateRawSync a tenth of that (bench/_memcurve.ts in this commit's session).
  */
+const zlib = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:zlib') as typeof NodeZlib | undefined
+
 export function deflate(bytes: Uint8Array): Promise<Uint8Array> {
+  if (zlib) {
+    // On libuv's thread pool: the node's thread goes on meanwhile.
+    return new Promise((resolve, reject) => zlib.deflateRaw(bytes, (error, out) => (error ? reject(error) : resolve(new Uint8Array(out.buffer, out.byteOffset, out.byteLength)))))
+  }
   return through(new CompressionStream('deflate-raw'), bytes)
 }
 
 export function inflate(bytes: Uint8Array): Promise<Uint8Array> {
+  if (zlib) {
+    const out = zlib.inflateRawSync(bytes)
+    return Promise.resolve(new Uint8Array(out.buffer, out.byteOffset, out.byteLength))
+  }
   return through(new DecompressionStream('deflate-raw'), bytes)
 }
 

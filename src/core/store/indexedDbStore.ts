@@ -1,7 +1,8 @@
 import { openDB, unwrap, type DBSchema, type IDBPDatabase, type IDBPTransaction } from 'idb'
 import { ChainStoreError } from '../errors.ts'
-import { packNodes, packZeros, unpackZeros } from './packing.ts'
-import { NodeFilter, probesOf } from './nodeFilter.ts'
+import { packNodes, packZeros, PackedNodes, unpackZeros } from './packing.ts'
+import { NodeFilter } from './nodeFilter.ts'
+import { SegmentedNodes } from './segmentedNodes.ts'
 import {
   blockHashOfRecord,
   blockSegmentKeys,
@@ -16,7 +17,7 @@ import {
   type SegmentBlock,
   type StoredSegment,
 } from './segments.ts'
-import type { ChainCommit, ChainMeta, LaterNodes, LaterNodeSegment, PersistedChain, Store } from './store.ts'
+import type { ChainCommit, ChainMeta, OlderBlocks, PersistedChain, Store } from './store.ts'
 
 /**
  * The layout of the object stores; bumped (with an upgrade step) when it changes.
@@ -47,6 +48,12 @@ const DB_VERSION = 6
  * segment: a few hundred records read at load cost a few milliseconds.
  */
 const SEGMENT_AFTER_RECORDS = 512
+
+/**
+ * Block segments a load reads before the node answers (the others after): two, so that the
+ * blocks BLOCKHASH reaches (256) are there even when the last segment is short.
+ */
+const TAIL_SEGMENTS = 2
 
 interface ChainDB extends DBSchema {
   /** Layout 1: trie nodes and contract code by their content key, one record each (read only). */
@@ -97,11 +104,19 @@ export class IndexedDbStore implements Store {
   private unmerged = 0
   private merging: Promise<void> | undefined
   private mergeAfterLoad: ReturnType<typeof setTimeout> | undefined
+  /** The trie nodes, read by need: the records since the last merge, then the segments (segmentedNodes.ts). */
+  readonly nodes: SegmentedNodes
 
   private constructor(
     private readonly db: IDBPDatabase<ChainDB>,
     private readonly durability: Durability,
-  ) {}
+  ) {
+    this.nodes = new SegmentedNodes(async (id) => {
+      const stored = await this.db.get('segments', id)
+      if (!stored) throw new Error(`the stored node segment ${id} is missing`)
+      return (await readSegment(stored as StoredSegment)).nodes
+    })
+  }
 
   static async open(name: string, durability: Durability = 'relaxed'): Promise<IndexedDbStore> {
     let db: IDBPDatabase<ChainDB>
@@ -139,16 +154,17 @@ export class IndexedDbStore implements Store {
 
   async load(): Promise<PersistedChain | undefined> {
     const tx = this.db.transaction(['meta', 'nodes', 'nodeBatches', 'blocks', 'segments', 'pool', 'fork'], 'readonly')
-    const [meta, keys, values, segments, nodeSegments, filterKeys, filters, batches, blockNumbers, blocks, poolKeys, pool, settings, forkKeys, fork] = await Promise.all([
+    const [meta, keys, values, segmentIds, nodeSegments, filterKeys, filters, batches, batchKeys, blockNumbers, blocks, poolKeys, pool, settings, forkKeys, fork] = await Promise.all([
       tx.objectStore('meta').get('chain'),
       tx.objectStore('nodes').getAllKeys(),
       tx.objectStore('nodes').getAll(),
       // Block segments only: node segments are read when the node first needs them (`laterNodes`).
-      tx.objectStore('segments').getAll(blockSegmentKeys()) as Promise<StoredSegment[]>,
+      tx.objectStore('segments').getAllKeys(blockSegmentKeys()) as Promise<number[]>,
       tx.objectStore('segments').getAllKeys(nodeSegmentKeys()) as Promise<string[]>,
       tx.objectStore('segments').getAllKeys(nodeFilterKeys()) as Promise<string[]>,
       tx.objectStore('segments').getAll(nodeFilterKeys()) as Promise<{ filter: Uint8Array }[]>,
       tx.objectStore('nodeBatches').getAll(),
+      tx.objectStore('nodeBatches').getAllKeys(),
       tx.objectStore('blocks').getAllKeys(),
       tx.objectStore('blocks').getAll(),
       tx.objectStore('pool').getAllKeys(),
@@ -156,21 +172,32 @@ export class IndexedDbStore implements Store {
       tx.objectStore('meta').get('settings'),
       tx.objectStore('fork').getAllKeys(),
       tx.objectStore('fork').getAll(),
-      tx.done,
     ])
+    // The last block segments only: the older ones are read after the start (`older`), so a warm
+    // start reads what answering at the head needs whatever the chain's length (issue 21).
+    const tailIds = segmentIds.slice(-TAIL_SEGMENTS)
+    const segments = (await Promise.all(tailIds.map((id) => tx.objectStore('segments').get(id)))) as StoredSegment[]
+    await tx.done
     if (!meta) return undefined
     const head = Number((meta as ChainMeta).headNumber)
     this.unmerged = batches.length + blocks.length
     const records: Uint8Array[] = []
     const hashes: (Uint8Array | undefined)[] = []
+    // Nodes of the first layouts: one record each (1), or in segments holding blocks too (3).
+    const older: Uint8Array[] = keys.length > 0 ? [packNodes(new Map(keys.map((key, i) => [key, values[i]])))] : []
     // Oldest first, so that a block stored again replaces its earlier version.
     for (const decoded of await Promise.all(segments.map(readSegment))) {
       for (const block of decoded.blocks) {
         records[block.number] = block.record
         hashes[block.number] = block.hash
       }
-      if (decoded.nodes.length > 0) batches.unshift(decoded.nodes)
+      if (decoded.nodes.length > 0) older.push(decoded.nodes)
     }
+    this.nodes.clear()
+    if (older.length > 0) this.nodes.setOlder(new PackedNodes(older))
+    const filtersBySegment = new Map(filterKeys.map((key, i) => [segmentOfFilter(key), new NodeFilter(filters[i].filter)]))
+    for (const id of nodeSegments) this.nodes.addSegment(id, filtersBySegment.get(id))
+    batches.forEach((packed, i) => this.nodes.addRecord(batchKeys[i], packed))
     blockNumbers.forEach((number, i) => {
       records[number] = unpackZeros(blocks[i])
       hashes[number] = undefined
@@ -181,14 +208,23 @@ export class IndexedDbStore implements Store {
     // Not now: a merge reads, hashes and deflates hundreds of records, which would compete with
     // the chain's first answers.
     this.mergeAfterLoad = setTimeout(() => this.mergeWhenDue(), MERGE_AFTER_LOAD_MS)
+    const olderIds = segmentIds.slice(0, segmentIds.length - tailIds.length)
+    // The blocks read run unbroken from `first` to the head; those below it are newer versions
+    // of older blocks (stored again when their batch sealed), which win over the older segments'.
+    let first = olderIds.length > 0 ? records.length : 0
+    while (first > 0 && records[first - 1] !== undefined) first--
+    let olderRead: Promise<OlderBlocks> | undefined
+    this.nodes.readOlder =
+      first > 0
+        ? () => (olderRead ??= this.olderBlocks(olderIds, first, records, hashes).finally(() => (this.nodes.readOlder = undefined)))
+        : undefined
     return {
       meta: meta as ChainMeta,
-      nodes: keys.map((key, i): [string, Uint8Array] => [key, values[i]]),
-      packedNodes: batches,
-      laterNodes: this.laterNodes(nodeSegments, new Map(filterKeys.map((key, i) => [segmentOfFilter(key), new NodeFilter(filters[i].filter)]))),
       // A missing block stays empty, for the node to refuse the chain as incomplete.
-      blocks: Array.from(records, (bytes) => bytes ?? new Uint8Array()),
-      blockHashes: hashes,
+      blocks: Array.from(records.slice(first), (bytes) => bytes ?? new Uint8Array()),
+      blockHashes: hashes.slice(first),
+      firstBlock: first,
+      older: this.nodes.readOlder as (() => Promise<OlderBlocks>) | undefined,
       // Keys come in ascending order: arrival order.
       pool: poolKeys.map((seq, i): [number, Uint8Array] => [seq, pool[i]]),
       settings: settings as Uint8Array | undefined,
@@ -196,34 +232,26 @@ export class IndexedDbStore implements Store {
     }
   }
 
-  /**
-   * The node segments, each read when a trie read first misses a node its filter may hold (a
-   * segment without one, from layout 3, on any miss). The list is the one `load` found: a merge
-   * after it makes segments of nodes the node already holds (read at load, or written since),
-   * and segments only grow until a wipe, after which the node no longer asks.
-   */
-  private laterNodes(segments: string[], filters: Map<string, NodeFilter>): LaterNodes | undefined {
-    if (segments.length === 0) return undefined
-    const reads = new Map<string, Promise<LaterNodeSegment>>()
-    const read = (id: string): Promise<LaterNodeSegment> => {
-      let reading = reads.get(id)
-      if (!reading) {
-        reading = this.db.get('segments', id).then(async (stored) => {
-          if (!stored) throw new Error(`the stored node segment ${id} is missing`)
-          return { id, nodes: (await readSegment(stored as StoredSegment)).nodes, filter: filters.get(id) }
-        })
-        reads.set(id, reading)
-        // A failed read is tried again by the next miss.
-        reading.catch(() => reads.delete(id))
+  /** Blocks 0 to `below` - 1 from the older segments, with the newer versions `load` read put over them. */
+  private async olderBlocks(ids: number[], below: number, newer: Uint8Array[], newerHashes: (Uint8Array | undefined)[]): Promise<OlderBlocks> {
+    const tx = this.db.transaction('segments', 'readonly')
+    const stored = (await Promise.all(ids.map((id) => tx.store.get(id)))) as StoredSegment[]
+    const records: Uint8Array[] = new Array(below)
+    const hashes: (Uint8Array | undefined)[] = new Array(below)
+    for (const decoded of await Promise.all(stored.map(readSegment))) {
+      for (const block of decoded.blocks) {
+        if (block.number >= below) continue
+        records[block.number] = block.record
+        hashes[block.number] = block.hash
       }
-      return reading
+      if (decoded.nodes.length > 0) this.nodes.addOlder(decoded.nodes)
     }
-    return {
-      read(key) {
-        const probes = probesOf(key)
-        return Promise.all(segments.filter((id) => filters.get(id)?.mayHoldProbes(probes) ?? true).map(read))
-      },
+    for (let n = 0; n < below; n++) {
+      if (newer[n] === undefined) continue
+      records[n] = newer[n]
+      hashes[n] = newerHashes[n]
     }
+    return { blocks: Array.from(records, (bytes) => bytes ?? new Uint8Array()), blockHashes: hashes }
   }
 
   async commit({ meta, nodes, blocks, dropAbove, pool, settings, fork }: ChainCommit): Promise<void> {
@@ -250,7 +278,7 @@ export class IndexedDbStore implements Store {
         leaseLost = true
         tx.abort()
       }
-      if (packedNodes) tx.objectStore('nodeBatches').add(packedNodes)
+      const nodeRecord = packedNodes && tx.objectStore('nodeBatches').add(packedNodes)
       const blockStore = tx.objectStore('blocks')
       if (dropAbove !== undefined) blockStore.delete(IDBKeyRange.lowerBound(Number(dropAbove) + 1))
       for (const { number, bytes } of packedBlocks) blockStore.put(bytes, Number(number))
@@ -268,6 +296,7 @@ export class IndexedDbStore implements Store {
       // A failed request aborts the transaction; a full disk shows only here, at commit
       // (docs/browser-notes.md, "Where IndexedDB reports a full disk").
       tx.oncomplete = () => {
+        if (nodeRecord) this.nodes.addRecord(nodeRecord.result as number, packedNodes!)
         this.merged((packedNodes ? 1 : 0) + packedBlocks.length)
         resolve()
       }
@@ -333,6 +362,8 @@ export class IndexedDbStore implements Store {
     if (batchKeys.length > 0) void tx.objectStore('nodeBatches').delete(IDBKeyRange.bound(batchKeys[0], batchKeys[batchKeys.length - 1])).catch(() => {})
     if (blockRange) void tx.objectStore('blocks').delete(blockRange).catch(() => {})
     await tx.done
+    // The records merged are gone: the node reads their nodes from the segment from now on.
+    if (nodeSegment) this.nodes.addSegment(nodeSegmentKey(batchKeys[0]), filter, batchKeys[batchKeys.length - 1])
   }
 
   async wipe(): Promise<void> {
@@ -350,6 +381,7 @@ export class IndexedDbStore implements Store {
       tx.objectStore('segments').clear(),
       tx.done,
     ])
+    this.nodes.clear()
   }
 
   /** Aborts `tx` and throws unless `lease` (read in `tx`) says this store still holds the chain's lease. */

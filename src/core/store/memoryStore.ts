@@ -1,13 +1,16 @@
+import { NodeArchive } from './nodeArchive.ts'
+import { packNodes } from './packing.ts'
 import { applyPoolChanges, poolInOrder, type ChainCommit, type ChainMeta, type PersistedChain, type Store } from './store.ts'
 
 /**
  * Keeps the committed chain in this JS realm: what `load` returns is exactly what was committed,
  * so a second node opened on the same MemoryStore finds the chain (how tests simulate a restart,
- * and the base of the CLI's file store).
+ * and the base of the CLI's file store). Trie nodes are kept compact (NodeArchive) and read by
+ * need, by every node opened on it.
  */
 export class MemoryStore implements Store {
   private meta: ChainMeta | undefined
-  private readonly nodes = new Map<string, Uint8Array>()
+  readonly nodes = new NodeArchive()
   private blocks: Uint8Array[] = []
   private readonly pool = new Map<number, Uint8Array>()
   private settings: Uint8Array | undefined
@@ -17,7 +20,6 @@ export class MemoryStore implements Store {
     if (!this.meta) return undefined
     return {
       meta: { ...this.meta },
-      nodes: this.nodes.entries(),
       blocks: [...this.blocks],
       pool: poolInOrder(this.pool),
       settings: this.settings,
@@ -27,7 +29,7 @@ export class MemoryStore implements Store {
 
   async commit({ meta, nodes, blocks, dropAbove, pool, settings, fork }: ChainCommit): Promise<void> {
     if (dropAbove !== undefined) this.blocks.length = Number(dropAbove) + 1
-    for (const [key, value] of nodes) this.nodes.set(key, value)
+    if (nodes.size > 0) this.nodes.add(packNodes(nodes))
     for (const { number, bytes } of blocks) this.blocks[Number(number)] = bytes
     applyPoolChanges(this.pool, pool)
     if (settings) this.settings = settings
@@ -47,12 +49,21 @@ export class MemoryStore implements Store {
   async close(): Promise<void> {}
 }
 
-/** The default store of a node nobody asked to keep: nothing is copied, nothing survives. */
+/**
+ * The default store of a node nobody asked to keep: nothing survives it. It still holds the trie
+ * nodes, compactly (NodeArchive), since the node keeps only the hot ones in memory.
+ */
 export class EphemeralStore implements Store {
+  readonly nodes = new NodeArchive()
+
   async load(): Promise<PersistedChain | undefined> {
     return undefined
   }
-  async commit(): Promise<void> {}
-  async wipe(): Promise<void> {}
+  async commit({ nodes }: ChainCommit): Promise<void> {
+    if (nodes.size > 0) this.nodes.add(packNodes(nodes))
+  }
+  async wipe(): Promise<void> {
+    this.nodes.clear()
+  }
   async close(): Promise<void> {}
 }

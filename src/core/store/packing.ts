@@ -10,8 +10,8 @@
 
 import { ByteReader, ByteWriter } from './byteStream.ts'
 
-const KIND_HEX = 0
-const KIND_TEXT = 1
+export const KIND_HEX = 0
+export const KIND_TEXT = 1
 const utf8 = new TextEncoder()
 const fromUtf8 = new TextDecoder()
 
@@ -137,7 +137,7 @@ function forEachToken(stored: Uint8Array, visit: (token: number, count: number, 
  * a view into its record. Keys that are not 32 bytes (rare) go in a map.
  */
 export class PackedNodes {
-  private readonly records: Uint8Array[]
+  readonly records: Uint8Array[]
   /** Per slot: record index + 1 (0: empty), and where the key starts in that record. */
   private readonly slotRecord: Int32Array
   private readonly slotOffset: Int32Array
@@ -208,7 +208,7 @@ function sameKey(a: Uint8Array, aOffset: number, b: Uint8Array, bOffset: number)
 }
 
 /** A 64-digit lowercase hex key as its 32 bytes, or undefined when it is not one. */
-function hexKeyBytes(key: string): Uint8Array | undefined {
+export function hexKeyBytes(key: string): Uint8Array | undefined {
   const out = new Uint8Array(32)
   for (let i = 0; i < 32; i++) {
     const high = hexDigit(key.charCodeAt(2 * i))
@@ -233,10 +233,14 @@ function valueAt(record: Uint8Array, offset: number): Uint8Array {
 }
 
 /** Calls `visit` for each entry of a packed record (a 32-byte key by its offset, the value by its bounds); returns how many. */
-export function walkPacked(record: Uint8Array, visit?: (keyOffset: number, textKey: string | undefined, valueStart: number, valueEnd: number) => void): number {
+export function walkPacked(
+  record: Uint8Array,
+  visit?: (keyOffset: number, textKey: string | undefined, valueStart: number, valueEnd: number, entryOffset: number) => void,
+): number {
   const input = new ByteReader(record)
   let entries = 0
   while (input.more) {
+    const entryOffset = input.offset
     const kind = input.byte()
     let keyOffset = input.offset
     let textKey: string | undefined
@@ -253,7 +257,7 @@ export function walkPacked(record: Uint8Array, visit?: (keyOffset: number, textK
     const length = input.varint()
     const valueStart = input.offset
     input.view(length)
-    visit?.(keyOffset, textKey, valueStart, input.offset)
+    visit?.(keyOffset, textKey, valueStart, input.offset, entryOffset)
     entries++
   }
   return entries

@@ -1,9 +1,7 @@
-import type { NodeFilter } from './nodeFilter.ts'
-
 /**
- * Where a chain is kept. The node holds everything it reads in memory and only writes here: one
- * `commit` per state change, atomic, and a change is acknowledged only once its commit resolved. A
- * store knows nothing of blocks or tries: it keeps opaque bytes under keys (docs/architecture.md,
+ * Where a chain is kept: one `commit` per state change, atomic, and a change is acknowledged only
+ * once its commit resolved. The node reads the state's trie nodes back by need (`nodes`). A store
+ * knows nothing of blocks or tries: it keeps opaque bytes under keys (docs/architecture.md,
  * "Storage and durability").
  */
 export interface Store {
@@ -13,6 +11,11 @@ export interface Store {
   /** Forgets the chain (a reset, or a chain that cannot be read). */
   wipe(): Promise<void>
   close(): Promise<void>
+  /**
+   * Where the node reads the trie nodes this store holds, committed ones included (from the
+   * commit's resolution on). A store without one leaves every node in the node's memory.
+   */
+  readonly nodes?: NodeSource
 }
 
 /**
@@ -33,22 +36,16 @@ export interface ChainMeta {
 
 export interface PersistedChain {
   meta: ChainMeta
-  /** Trie nodes and contract code, content-addressed. */
-  nodes: Iterable<[string, Uint8Array]>
-  /**
-   * More of them, as the packed records `packNodes` makes (store/packing.ts): indexed where they
-   * lie instead of unpacked into one entry each, which cost seconds for a long chain.
-   */
-  packedNodes?: Uint8Array[]
-  /**
-   * The rest of them, read by need: most of a long chain's bytes are trie nodes that answering
-   * its first calls does not need. The node asks on a trie read that the others miss.
-   */
-  laterNodes?: LaterNodes
-  /** Encoded block records (store/blockCodec.ts), block 0 first, up to the head (empty: a block missing). */
+  /** Encoded block records (store/blockCodec.ts), block `firstBlock` first, up to the head (empty: a block missing). */
   blocks: Uint8Array[]
-  /** The blocks' hashes when the store kept them (by number, as `blocks`); else they are computed. */
+  /** The blocks' hashes when the store kept them (as `blocks`); else they are computed. */
   blockHashes?: (Uint8Array | undefined)[]
+  /**
+   * The number of `blocks[0]` (0 by default). A store may hand the last blocks only, and the
+   * older ones when asked (`older`), so that a long chain's start does not wait for them.
+   */
+  firstBlock?: number
+  older?: () => Promise<OlderBlocks>
   /** The pool as last committed: its entries by arrival number, oldest first (poolCodec.ts). */
   pool?: [number, Uint8Array][]
   /** The node's run-time settings as last committed (chain/nodeSettings.ts), opaque here. */
@@ -60,19 +57,20 @@ export interface PersistedChain {
   fork?: Iterable<[string, Uint8Array]>
 }
 
-/** Trie nodes a store reads when a node first needs them, a segment at a time. */
-export interface LaterNodes {
-  /**
-   * The segments that may hold `key` (each a packed record, as `packedNodes`, with the filter of
-   * its keys when the store has one): a segment asked for again comes again, read once.
-   */
-  read(key: string): Promise<LaterNodeSegment[]>
+/** Blocks 0 to `firstBlock` - 1 of a chain whose load handed the last ones only. */
+export interface OlderBlocks {
+  blocks: Uint8Array[]
+  blockHashes?: (Uint8Array | undefined)[]
 }
 
-export interface LaterNodeSegment {
-  id: string
-  nodes: Uint8Array
-  filter?: NodeFilter
+/**
+ * The trie nodes and contract code a store holds, read by need: the node keeps only the hot ones
+ * in memory (TrieNodeStore), so its memory does not grow with the chain's state (issue 21). A
+ * node is readable here once the commit that carried it resolved, and every node of every stored
+ * root stays readable (nodes are never deleted).
+ */
+export interface NodeSource {
+  get(key: string): Promise<Uint8Array | undefined>
 }
 
 /** Everything one state change adds, written in one atomic step. */

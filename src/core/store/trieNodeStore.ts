@@ -1,71 +1,85 @@
 import type { BatchDBOp, DB } from '@ethereumjs/util'
-import { probesOf, type NodeFilter } from './nodeFilter.ts'
-import { PackedNodes } from './packing.ts'
-import type { LaterNodes } from './store.ts'
+import type { NodeSource } from './store.ts'
 
 /**
- * The state trie's node database: every trie node and every contract code, content-addressed,
- * held in memory (reads never wait on storage) and never deleted, so the state root of every
- * block stays readable and a snapshot is just a root.
+ * The state trie's node database: every trie node and every contract code, content-addressed and
+ * never deleted, so the state root of every block stays readable and a snapshot is just a root.
  *
- * A restored chain's nodes may come in two parts: those the store read at start, and the rest,
- * read by need: a trie read that misses waits for the store's segments that may hold its node
- * (`LaterNodes`), so every node of every stored root is found as before.
+ * Memory holds the nodes not stored yet and a cache of the hot ones; the rest are read from the
+ * store by need (`NodeSource`: the IndexedDB store's records and segments, the memory stores'
+ * compact archive), so memory is bounded by the cache's size, not by the chain's length (issue
+ * 21). The cache keeps two generations (a node read from the older one moves to the newer; the
+ * older is dropped when the newer fills): near-LRU, without a map delete on every read. A store
+ * without a node source leaves every node here.
  *
- * New entries are recorded until `drainNew()` hands them to the next store commit; a failed
+ * New entries are recorded until `drainNew()` hands them to the next store commit; they stay
+ * readable while it runs, `stored()` moves them to the cache once it resolved, and a failed
  * commit gives them back with `restoreNew()` so that nothing is silently left unpersisted.
  */
 export class TrieNodeStore implements DB<string, Uint8Array> {
-  private readonly nodes: Map<string, Uint8Array>
-  /** Restored nodes still in the store's packed records (store/packing.ts), read where they lie. */
-  private packed: PackedNodes | undefined
-  /** The store's other nodes, read by need; and those read, by segment, with their key filters. */
-  private later: LaterNodes | undefined
-  private readonly laterRead = new Map<string, { nodes: PackedNodes; filter?: NodeFilter }>()
   private fresh = new Map<string, Uint8Array>()
+  /** Drained for commits not resolved yet. */
+  private readonly committing: Map<string, Uint8Array>[] = []
+  private hot = new Map<string, Uint8Array>()
+  private warm = new Map<string, Uint8Array>()
+  /** Every stored node, when the store has no node source. */
+  private readonly kept: Map<string, Uint8Array> | undefined
+  /** Bumped by `clear`: a read begun before it must not cache a node the wiped store lost. */
+  private generation = 0
 
-  constructor(nodes?: Iterable<[string, Uint8Array]>, packed?: Uint8Array[], later?: LaterNodes) {
-    this.nodes = new Map(nodes)
-    this.packed = packed?.length ? new PackedNodes(packed) : undefined
-    this.later = later
+  constructor(
+    private readonly source: NodeSource | undefined,
+    /** Nodes kept once stored (`limits.stateCacheNodes`). */
+    private readonly cacheNodes: number,
+  ) {
+    this.kept = source ? undefined : new Map()
   }
 
-  /** The nodes known so far (not those still to be read). */
+  /** Nodes held in memory now (not stored yet, or cached). */
   get size(): number {
-    let size = this.nodes.size + (this.packed?.size ?? 0)
-    for (const { nodes } of this.laterRead.values()) size += nodes.size
+    let size = this.fresh.size + this.hot.size + this.warm.size + (this.kept?.size ?? 0)
+    for (const drained of this.committing) size += drained.size
     return size
   }
 
   async get(key: string): Promise<Uint8Array | undefined> {
-    const found = this.known(key)
-    const later = this.later
-    if (found !== undefined || !later) return found
-    const segments = await later.read(key)
-    if (this.later !== later) return this.known(key) // cleared meanwhile: these nodes were wiped
-    for (const { id, nodes, filter } of segments) {
-      if (!this.laterRead.has(id)) this.laterRead.set(id, { nodes: new PackedNodes([nodes]), filter })
-    }
-    return this.known(key)
+    const found = this.inMemory(key)
+    if (found !== undefined || !this.source) return found
+    const generation = this.generation
+    const read = await this.source.get(key)
+    if (generation !== this.generation) return this.inMemory(key)
+    if (read !== undefined) this.cache(key, read)
+    return read
   }
 
-  private known(key: string): Uint8Array | undefined {
-    const found = this.nodes.get(key) ?? this.packed?.get(key)
-    if (found !== undefined || this.laterRead.size === 0) return found
-    const probes = probesOf(key)
-    for (const { nodes, filter } of this.laterRead.values()) {
-      if (filter && !filter.mayHoldProbes(probes)) continue
-      const value = nodes.get(key)
+  private inMemory(key: string): Uint8Array | undefined {
+    const found = this.hot.get(key) ?? this.fresh.get(key) ?? this.kept?.get(key)
+    if (found !== undefined) return found
+    const warm = this.warm.get(key)
+    if (warm !== undefined) {
+      this.cache(key, warm)
+      return warm
+    }
+    for (const drained of this.committing) {
+      const value = drained.get(key)
       if (value !== undefined) return value
     }
     return undefined
   }
 
+  private cache(key: string, value: Uint8Array): void {
+    if (this.kept) return
+    if (this.hot.size >= this.cacheNodes / 2) {
+      this.warm = this.hot
+      this.hot = new Map()
+    }
+    this.hot.set(key, value)
+  }
+
   async put(key: string, value: Uint8Array): Promise<void> {
-    // Before the later nodes are read, a node among them may be stored again: the same bytes
-    // under the same key, harmless.
-    if (this.known(key) !== undefined) return
-    this.nodes.set(key, value)
+    // A node already in memory is the same bytes under the same key: not written again. One the
+    // store holds but memory does not may be: harmless (content-addressed), and rare.
+    if (this.inMemory(key) !== undefined) return
     this.fresh.set(key, value)
   }
 
@@ -86,20 +100,37 @@ export class TrieNodeStore implements DB<string, Uint8Array> {
   drainNew(): Map<string, Uint8Array> {
     const fresh = this.fresh
     this.fresh = new Map()
+    if (fresh.size > 0) this.committing.push(fresh)
     return fresh
   }
 
+  /** The commit that carried `entries` resolved: the store serves them now. */
+  stored(entries: Map<string, Uint8Array>): void {
+    if (!this.release(entries)) return
+    if (this.kept) for (const [key, value] of entries) this.kept.set(key, value)
+    else for (const [key, value] of entries) this.cache(key, value)
+  }
+
+  /** The commit that carried `entries` failed: they go to the next one. */
   restoreNew(entries: Map<string, Uint8Array>): void {
+    this.release(entries)
     for (const [key, value] of entries) this.fresh.set(key, value)
+  }
+
+  private release(entries: Map<string, Uint8Array>): boolean {
+    const at = this.committing.indexOf(entries)
+    if (at >= 0) this.committing.splice(at, 1)
+    return at >= 0 || entries.size === 0
   }
 
   /** Forgets everything (anvil_reset: the store was wiped, so every node must be written again). */
   clear(): void {
-    this.nodes.clear()
-    this.packed = undefined
-    this.later = undefined
-    this.laterRead.clear()
+    this.generation++
     this.fresh.clear()
+    this.committing.length = 0
+    this.hot.clear()
+    this.warm.clear()
+    this.kept?.clear()
   }
 }
 

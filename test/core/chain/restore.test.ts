@@ -60,3 +60,97 @@ test('a store whose blocks do not reach its head is refused', async () => {
   await store.commit({ meta: { ...node.writer.meta(), headNumber: 5n }, nodes: new Map(), blocks: [] })
   await expect(createNode({ store })).rejects.toThrow('the stored chain is incomplete: its head is block 5 but 1 blocks are stored')
 })
+
+/**
+ * A store that hands the last `tail` blocks at load and the older ones when the test lets it, as
+ * the IndexedDB store does for a long chain (issue 21: a warm start that does not wait for them).
+ */
+class TailFirstStore extends MemoryStore {
+  private release!: () => void
+  readonly released = new Promise<void>((resolve) => (this.release = resolve))
+  olderRead = false
+
+  constructor(private readonly tail: number) {
+    super()
+  }
+
+  letOlderCome(): void {
+    this.release()
+  }
+
+  override async load() {
+    const chain = await super.load()
+    if (!chain || chain.blocks.length <= this.tail) return chain
+    const first = chain.blocks.length - this.tail
+    return {
+      ...chain,
+      blocks: chain.blocks.slice(first),
+      firstBlock: first,
+      older: async () => {
+        await this.released
+        this.olderRead = true
+        return { blocks: chain.blocks.slice(0, first) }
+      },
+    }
+  }
+}
+
+test('a chain restored from its last blocks answers at its head at once, and everything else once the older blocks came', async () => {
+  const store = new TailFirstStore(3)
+  const first = await open(store)
+  const wallet = devWallet(first)
+  const token = await deploy(wallet, 'Token', 'Kept', 'K', 1000n)
+  const hashes: string[] = []
+  for (let i = 0; i < 6; i++) hashes.push((await (await token.getFunction('transfer')(DEV[2].address, 1n)).wait())!.hash)
+  const before = rpc(first)
+  const block2 = await before('eth_getBlockByNumber', '0x2', true)
+  const logs = await before('eth_getLogs', { fromBlock: '0x0' })
+  const receipt = await before('eth_getTransactionReceipt', hashes[0])
+  const batch = await before('zks_getL1BatchDetails', '0x1')
+  const head = await before<string>('eth_blockNumber')
+  const balance = await before('eth_getBalance', DEV[0].address, 'latest')
+  await first.close()
+
+  const second = await open(store)
+  const after = rpc(second)
+  // At the head, from the last blocks alone.
+  expect(await after('eth_blockNumber')).toBe(head)
+  expect(await after('eth_getBalance', DEV[0].address, 'latest')).toBe(balance)
+  expect(await after('eth_call', { to: await token.getAddress(), data: token.interface.encodeFunctionData('balanceOf', [DEV[2].address]) }, 'latest')).toBe(
+    '0x' + (6n).toString(16).padStart(64, '0'),
+  )
+  // The rest waits for the older blocks, and a transaction too (the miner waits for them).
+  let answered = false
+  const waiting = Promise.all([
+    after('eth_getBlockByNumber', '0x2', true),
+    after('eth_getLogs', { fromBlock: '0x0' }),
+    after('eth_getTransactionReceipt', hashes[0]),
+    after('zks_getL1BatchDetails', '0x1'),
+  ]).finally(() => (answered = true))
+  const sending = devWallet(second).sendTransaction({ to: DEV[1].address, value: 1n })
+  await new Promise((resolve) => setTimeout(resolve, 50))
+  expect(answered).toBe(false)
+  store.letOlderCome()
+  expect(await waiting).toEqual([block2, logs, receipt, batch])
+  expect(store.olderRead).toBe(true)
+  const sent = await (await sending).wait()
+  expect(sent!.blockNumber).toBe(Number(head) + 1)
+  const mined = await after<{ l1BatchNumber: string | null }>('eth_getBlockByNumber', 'latest', false)
+  expect(mined.l1BatchNumber).not.toBeNull()
+})
+
+test('older blocks that cannot be read fail the calls that wait for them with the store error, not the head', async () => {
+  const store = new MemoryStore()
+  const first = await open(store)
+  await (await devWallet(first).sendTransaction({ to: DEV[1].address, value: 1n })).wait()
+  await first.close()
+  const chain = (await store.load())!
+  const broken = Object.assign(Object.create(store) as MemoryStore, {
+    load: async () => ({ ...chain, blocks: chain.blocks.slice(1), firstBlock: 1, older: async () => ({ blocks: [new Uint8Array()] }) }),
+  })
+  const errors: unknown[] = []
+  const second = await open(broken, { onInternalError: (error: unknown) => errors.push(error) })
+  expect(await rpc(second)('eth_blockNumber')).toBe('0x1')
+  await expect(rpc(second)('eth_getBlockByNumber', '0x0', false)).rejects.toThrow('the stored chain is incomplete: its head is block 1 but 0 blocks are stored')
+  expect(errors).toHaveLength(1)
+})

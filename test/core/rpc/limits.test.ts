@@ -41,6 +41,7 @@ test('the defaults are the documented ones', () => {
     evmTimeoutMs: 5000,
     maxTraceBytes: 32 * 1024 * 1024,
     maxMineBlocks: 10_000,
+    stateCacheNodes: 50_000,
   })
 })
 

@@ -3,12 +3,12 @@
  * wrote it; nothing at all in IndexedDB for `persist: false`.
  */
 import { deleteDB, openDB } from 'idb'
-import { expect, test } from 'vitest'
+import { expect, test, vi } from 'vitest'
 import { startNode } from '../../../src/client/index.ts'
 import { SCHEMA_VERSION } from '../../../src/core/index.ts'
 import { RLP } from '@ethereumjs/rlp'
 import { IndexedDbStore } from '../../../src/core/store/indexedDbStore.ts'
-import { packZeros, unpackNodes } from '../../../src/core/store/packing.ts'
+import { packZeros } from '../../../src/core/store/packing.ts'
 import { encodeSegment, readSegment, type StoredSegment } from '../../../src/core/store/segments.ts'
 import { DEV, signTransfer, start, transfer, uniqueName } from '../../support/browser/nodes.ts'
 
@@ -175,7 +175,7 @@ async function mergedChain(name: string, rounds = 1) {
   await transfer(node, 0, DEV[3].address, 9n)
   for (let round = 1; round <= rounds; round++) {
     await node.provider.request({ method: 'anvil_mine', params: ['0x258'] })
-    await transfer(node, round, DEV[3].address, 4n)
+    await transfer(node, round % 3, DEV[3].address, 4n)
   }
   const ask = (of: typeof node) =>
     Promise.all([
@@ -259,12 +259,15 @@ test('a reopened chain reads the node segment that holds a trie node it needs, n
 
   const store = await IndexedDbStore.open(name)
   try {
-    const chain = (await store.load())!
+    await store.load()
     const block1 = answers[0] as { stateRoot: string }
     const root = block1.stateRoot.slice(2)
-    const found = await chain.laterNodes!.read(root)
-    expect(found.map((segment) => segment.id)).toEqual([nodeSegments[0]])
-    expect(new Map(unpackNodes(found[0].nodes)).has(root)).toBe(true)
+    const get = vi.spyOn(IDBObjectStore.prototype, 'get')
+    const found = await store.nodes.get(root)
+    const segmentReads = get.mock.calls.map(([key]) => key).filter((key) => typeof key === 'string' && key.startsWith('n'))
+    get.mockRestore()
+    expect(segmentReads).toEqual([nodeSegments[0]])
+    expect(found).toBeInstanceOf(Uint8Array)
   } finally {
     await store.close()
   }
@@ -293,4 +296,28 @@ test('the pool and the dev-node settings are stored with the chain, and a new no
   expect(Number(block.timestamp)).toBeGreaterThanOrEqual(Math.floor(Date.now() / 1000) + 3590)
   expect(await second.provider.request({ method: 'evm_revert', params: [snapshot] })).toBe(true)
   expect(await second.provider.request({ method: 'eth_blockNumber', params: [] })).toBe('0x0')
+})
+
+test('a long chain is loaded from its last block segments, the older ones after the start; the chain reads the same', async () => {
+  const name = uniqueName('tail-first')
+  const { answers, ask } = await mergedChain(name, 4)
+  const store = await IndexedDbStore.open(name)
+  try {
+    const chain = (await store.load())!
+    // The head and the blocks of the last two segments; the rest when asked.
+    expect(chain.firstBlock).toBeGreaterThan(0)
+    expect(BigInt(chain.firstBlock! + chain.blocks.length - 1)).toBe(chain.meta.headNumber)
+    const older = await chain.older!()
+    expect(older.blocks).toHaveLength(chain.firstBlock!)
+    expect(older.blocks.every((bytes) => bytes.length > 0)).toBe(true)
+  } finally {
+    await store.close()
+  }
+  const node = await start({ name })
+  const hash = ((await node.provider.request({ method: 'eth_getBlockByNumber', params: ['0x1', false] })) as { hash: string }).hash
+  expect(await ask(node)).toEqual(answers)
+  expect(await node.provider.request({ method: 'eth_getBlockByHash', params: [hash, false] })).toEqual(answers[0])
+  expect(await node.provider.request({ method: 'zks_getL1BatchBlockRange', params: ['0x1'] })).toEqual(['0x1', '0x1'])
+  await transfer(node, 2, DEV[3].address, 1n)
+  expect(await node.provider.request({ method: 'eth_blockNumber' })).toBe(`0x${(BigInt(answers[4] as string) + 1n).toString(16)}`)
 })

@@ -1,74 +1,98 @@
 /**
- * The trie node store of a restored chain: nodes the store read at start, and the rest read by
- * need, a segment at a time, so that every stored node is found either way.
+ * The trie node store: nodes not stored yet and a bounded cache of hot ones in memory, the rest
+ * read from the store's node source by need (issue 21), so that every stored node is found
+ * whatever the cache holds.
  */
 import { expect, test } from 'vitest'
 import { TrieNodeStore } from '../../../src/core/store/trieNodeStore.ts'
-import { bytesToHex } from '@ethereumjs/util'
-import { keccak_256 } from '@noble/hashes/sha3.js'
-import { NodeFilter } from '../../../src/core/store/nodeFilter.ts'
-import { packNodes } from '../../../src/core/store/packing.ts'
-import type { LaterNodes } from '../../../src/core/store/store.ts'
+import type { NodeSource } from '../../../src/core/store/store.ts'
 
 const key = (n: number) => n.toString(16).padStart(64, '0')
-const value = (n: number) => new Uint8Array([n, n + 1, n + 2])
+const value = (n: number) => new Uint8Array([n & 255, (n >> 8) & 255, 7])
 
-/** A store's later nodes: segments of packed nodes, each with its filter, counting reads. */
-function segments(...contents: Map<string, Uint8Array>[]) {
+/** A store's node source over a map, counting reads. */
+function source(entries: Map<string, Uint8Array> = new Map()) {
   const reads: string[] = []
   let fail = false
-  const all = contents.map((nodes, i) => ({ id: `n${i}`, nodes: packNodes(nodes), filter: NodeFilter.of([packNodes(nodes)]) }))
-  const later: LaterNodes = {
-    async read(key) {
+  const nodes: NodeSource = {
+    async get(k) {
       if (fail) throw new Error('the disk said no')
-      const wanted = all.filter((segment) => segment.filter.mayHold(key))
-      reads.push(...wanted.map((segment) => segment.id))
-      return wanted
+      reads.push(k)
+      return entries.get(k)
     },
   }
-  return { later, reads, failing: (value: boolean) => (fail = value) }
+  return { nodes, entries, reads, failing: (on: boolean) => (fail = on) }
 }
 
-test('a read that misses the nodes read at start reads the segments that may hold its node, not the others', async () => {
-  const { later, reads } = segments(new Map([[key(2), value(2)]]), new Map([[key(3), value(3)], ['preimage:abc', value(9)]]))
-  const nodes = new TrieNodeStore([], [packNodes(new Map([[key(1), value(1)]]))], later)
-  expect(await nodes.get(key(1))).toEqual(value(1))
+/** What a chain writer does with a commit that resolves: the store has them, then the node is told. */
+function commit(nodes: TrieNodeStore, store: Map<string, Uint8Array>) {
+  const drained = nodes.drainNew()
+  for (const [k, v] of drained) store.set(k, v)
+  nodes.stored(drained)
+}
+
+test('new nodes are read from memory until stored, then from the cache or the store; memory stays within the cache', async () => {
+  const { nodes: src, entries, reads } = source()
+  const nodes = new TrieNodeStore(src, 100)
+  for (let i = 0; i < 1000; i++) await nodes.put(key(i), value(i))
+  expect(await nodes.get(key(5))).toEqual(value(5))
+  const drained = nodes.drainNew()
+  expect(drained.size).toBe(1000)
+  // Drained, the commit running: still readable, without the store.
+  expect(await nodes.get(key(6))).toEqual(value(6))
   expect(reads).toEqual([])
-  expect(await nodes.get(key(2))).toEqual(value(2))
-  expect(reads).toEqual(['n0'])
-  expect(await nodes.get('preimage:abc')).toEqual(value(9))
-  expect(reads).toEqual(['n0', 'n1'])
-  expect(await nodes.get(key(4))).toBeUndefined()
-  expect(nodes.size).toBe(4)
-  // A node already stored is not stored again.
-  await nodes.put(key(2), value(2))
+  for (const [k, v] of drained) entries.set(k, v)
+  nodes.stored(drained)
+  expect(nodes.size).toBeLessThanOrEqual(100)
+  // The last ones stored are cached; the first ones are read from the store, then cached.
+  expect(await nodes.get(key(999))).toEqual(value(999))
+  expect(reads).toEqual([])
+  expect(await nodes.get(key(1))).toEqual(value(1))
+  expect(await nodes.get(key(1))).toEqual(value(1))
+  expect(reads).toEqual([key(1)])
+  expect(await nodes.get(key(5000))).toBeUndefined()
+})
+
+test('a node in memory is not written again; a failed commit gives its nodes to the next one', async () => {
+  const { nodes: src, entries } = source()
+  const nodes = new TrieNodeStore(src, 100)
+  await nodes.put(key(1), value(1))
+  commit(nodes, entries)
+  await nodes.put(key(1), value(1))
   expect(nodes.drainNew().size).toBe(0)
+
+  await nodes.put(key(2), value(2))
+  const failed = nodes.drainNew()
+  nodes.restoreNew(failed)
+  expect(await nodes.get(key(2))).toEqual(value(2))
+  expect([...nodes.drainNew().keys()]).toEqual([key(2)])
 })
 
-test('a filter lets through the keys of its segment and very few others', () => {
-  const keys = Array.from({ length: 2000 }, (_, i) => key(i * 7919 + 1).replace(/^0+/, (zeros) => 'a'.repeat(zeros.length)))
-  const filter = NodeFilter.of([packNodes(new Map(keys.map((k) => [k, value(1)])))])
-  expect(keys.every((k) => filter.mayHold(k))).toBe(true)
-  const others = Array.from({ length: 10_000 }, (_, i) => bytesToHex(keccak_256(new Uint8Array([i >> 8, i & 255]))).slice(2))
-  expect(others.filter((k) => filter.mayHold(k)).length).toBeLessThan(100)
+test('a store without a node source leaves every node in memory', async () => {
+  const nodes = new TrieNodeStore(undefined, 10)
+  for (let i = 0; i < 50; i++) await nodes.put(key(i), value(i))
+  nodes.stored(nodes.drainNew())
+  expect(nodes.size).toBe(50)
+  expect(await nodes.get(key(0))).toEqual(value(0))
 })
 
-test('a failed read is tried again; a store cleared meanwhile keeps none of the nodes', async () => {
-  const { later, failing } = segments(new Map([[key(2), value(2)]]))
+test('a failed read is tried again; a read across a clear (the store was wiped) caches nothing', async () => {
+  const { nodes: src, entries, failing } = source(new Map([[key(2), value(2)]]))
   failing(true)
-  const nodes = new TrieNodeStore([], [], later)
+  const nodes = new TrieNodeStore(src, 100)
   await expect(nodes.get(key(2))).rejects.toThrow('the disk said no')
   failing(false)
   expect(await nodes.get(key(2))).toEqual(value(2))
 
   let release!: () => void
-  const slow: LaterNodes = {
-    read: () => new Promise((resolve) => (release = () => resolve([{ id: 'n0', nodes: packNodes(new Map([[key(2), value(2)]])) }]))),
-  }
-  const cleared = new TrieNodeStore([], [], slow)
-  const reading = cleared.get(key(2))
+  const slow: NodeSource = { get: () => new Promise((resolve) => (release = () => resolve(value(3)))) }
+  const cleared = new TrieNodeStore(slow, 100)
+  const reading = cleared.get(key(3))
   cleared.clear()
   release()
   expect(await reading).toBeUndefined()
-  expect(await cleared.get(key(2))).toBeUndefined()
+  // Not cached: written again, it is a new node for the wiped store.
+  await cleared.put(key(3), value(3))
+  expect(cleared.drainNew().size).toBe(1)
+  expect(entries.size).toBe(1)
 })

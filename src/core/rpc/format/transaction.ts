@@ -20,10 +20,15 @@ export function batchPosition(record: TransactionRecord, block: BlockRecord) {
     : { l1BatchNumber: null, l1BatchTxIndex: null }
 }
 
-/** v, r, s of a transaction; a 0x71 transaction's come from the 65-byte signature it carries. */
+/**
+ * v, r, s of a transaction; a 0x71 transaction's come from the r‖s‖v signature it carries. A
+ * contract account's signature is its own bytes (docs/zksync.md, "Contract accounts"): read as
+ * r‖s‖v when it starts like one (v 27 or 28: an ECDSA owner's, a multisig's first), else 0s.
+ */
 function signatureFields(signed: SignedTransaction): { v: bigint; r: bigint; s: bigint } {
   const signature = signed.eip712?.signature
   if (!signature) return { v: signed.tx.v!, r: signed.tx.r!, s: signed.tx.s! }
+  if (signature.length < 65 || (signature[64] !== 27 && signature[64] !== 28)) return { v: 0n, r: 0n, s: 0n }
   return { v: BigInt(signature[64] - 27), r: bytesToBigInt(signature.subarray(0, 32)), s: bytesToBigInt(signature.subarray(32, 64)) }
 }
 

@@ -1,0 +1,255 @@
+import { deflate, inflate } from './deflate.ts'
+import { KIND_HEX, KIND_TEXT, hexKeyBytes, walkPacked } from './packing.ts'
+import type { NodeSource } from './store.ts'
+
+/**
+ * Raw bytes a chunk takes before it is sealed (and deflated): an old node's read inflates its
+ * chunk, so small; big enough that a node's previous version is often in the same chunk (what
+ * deflate finds).
+ */
+const CHUNK_BYTES = 64 * 1024
+/** Sealed chunks kept inflated, most recently read. */
+const INFLATED_CHUNKS = 16
+
+const utf8 = new TextEncoder()
+
+interface Chunk {
+  /** The packed records' bytes: growing while the chunk is open, then until deflated or evicted. */
+  raw: Uint8Array | undefined
+  length: number
+  deflated: Uint8Array | undefined
+  inflating?: Promise<Uint8Array>
+}
+
+/**
+ * Trie nodes and code of the commits a store holds in memory (the memory store, the CLI's state
+ * file image, the node that keeps nothing), kept compact so that memory grows by a fraction of a
+ * chain's state bytes (issue 21): the commits' packed records (packing.ts) appended into 64 KiB
+ * chunks, each deflated once full (trie nodes deflate ~4×: a node written again differs from its
+ * previous version in one child hash), with a table of where each key is — 12 bytes a slot in
+ * typed arrays, not a string and a map entry per node (~150 bytes). The trie reads through it
+ * (TrieNodeStore) only when its own cache of hot nodes misses.
+ *
+ * A value read is a copy: a view would keep its whole chunk alive in a cache.
+ */
+export class NodeArchive implements NodeSource {
+  private chunks: Chunk[] = []
+  /** Per slot: the key's first four bytes (its hash; text keys FNV-1a), chunk + 1 (0: empty), and where its entry starts. */
+  private slotHash = new Int32Array(1024)
+  private slotChunk = new Int32Array(1024)
+  private slotOffset = new Int32Array(1024)
+  private count = 0
+  private readonly inflatedOrder: number[] = []
+  private sealing: Promise<void> = Promise.resolve()
+
+  /** `compress`: deflate full chunks (false: keep them raw, for a short-lived archive). */
+  constructor(private readonly compress = true) {}
+
+  /** Nodes held (a node written twice counts twice). */
+  get size(): number {
+    return this.count
+  }
+
+  /** Bytes held: raw chunks, deflated ones, and the key table. */
+  get bytes(): number {
+    let bytes = this.slotHash.byteLength * 3
+    for (const chunk of this.chunks) bytes += (chunk.raw?.byteLength ?? 0) + (chunk.deflated?.byteLength ?? 0)
+    return bytes
+  }
+
+  /** Adds a commit's packed nodes (packNodes). */
+  add(record: Uint8Array): void {
+    if (record.length === 0) return
+    let chunk = this.chunks[this.chunks.length - 1]
+    if (!chunk || chunk.deflated || chunk.length >= CHUNK_BYTES || !chunk.raw) chunk = this.openChunk(record.length)
+    if (chunk.length + record.length > chunk.raw!.length) {
+      const grown = new Uint8Array(Math.max(chunk.raw!.length * 2, chunk.length + record.length))
+      grown.set(chunk.raw!.subarray(0, chunk.length))
+      chunk.raw = grown
+    }
+    const base = chunk.length
+    chunk.raw!.set(record, base)
+    chunk.length += record.length
+    const index = this.chunks.length - 1
+    const raw = chunk.raw!
+    walkPacked(record, (keyOffset, _textKey, _valueStart, _valueEnd, entryOffset) => {
+      this.insert(hashAt(raw, base + entryOffset), index, base + entryOffset)
+    })
+    if (chunk.length >= CHUNK_BYTES) this.seal(index)
+  }
+
+  async get(key: string): Promise<Uint8Array | undefined> {
+    const wanted = keyBytes(key)
+    const hash = hashOfKey(wanted)
+    let slot = hash & (this.slotHash.length - 1)
+    for (;;) {
+      const chunk = this.slotChunk[slot]
+      if (chunk === 0) return undefined
+      if (this.slotHash[slot] === hash) {
+        const bytes = await this.chunkBytes(chunk - 1)
+        const value = valueIfKey(bytes, this.slotOffset[slot], wanted)
+        if (value) return value.slice()
+      }
+      slot = (slot + 1) & (this.slotHash.length - 1)
+    }
+  }
+
+  /** Every node held, chunk by chunk (a state file's snapshot). */
+  async *entries(): AsyncGenerator<[string, Uint8Array]> {
+    for (let i = 0; i < this.chunks.length; i++) {
+      const bytes = (await this.chunkBytes(i)).subarray(0, this.chunks[i].length)
+      const out: [string, Uint8Array][] = []
+      walkPacked(bytes, (keyOffset, textKey, valueStart, valueEnd) => {
+        out.push([textKey ?? hexOf(bytes, keyOffset), bytes.slice(valueStart, valueEnd)])
+      })
+      yield* out
+    }
+  }
+
+  clear(): void {
+    this.chunks = []
+    this.slotHash = new Int32Array(1024)
+    this.slotChunk = new Int32Array(1024)
+    this.slotOffset = new Int32Array(1024)
+    this.count = 0
+    this.inflatedOrder.length = 0
+  }
+
+  /** Resolves once every full chunk is deflated (a measurement's settled memory). */
+  settled(): Promise<void> {
+    return this.sealing
+  }
+
+  private openChunk(first: number): Chunk {
+    const chunk: Chunk = { raw: new Uint8Array(Math.max(64 * 1024, first)), length: 0, deflated: undefined }
+    this.chunks.push(chunk)
+    return chunk
+  }
+
+  private seal(index: number): void {
+    const chunk = this.chunks[index]
+    chunk.raw = chunk.raw!.slice(0, chunk.length)
+    if (!this.compress) return
+    const chunks = this.chunks
+    this.sealing = this.sealing.then(async () => {
+      const deflated = await deflate(chunk.raw!)
+      if (this.chunks !== chunks) return // cleared meanwhile
+      chunk.deflated = deflated
+      if (!this.inflatedOrder.includes(index)) chunk.raw = undefined
+    })
+  }
+
+  private async chunkBytes(index: number): Promise<Uint8Array> {
+    const chunk = this.chunks[index]
+    if (chunk.raw) return chunk.raw
+    chunk.inflating ??= inflate(chunk.deflated!).finally(() => (chunk.inflating = undefined))
+    const raw = await chunk.inflating
+    chunk.raw = raw
+    this.inflatedOrder.push(index)
+    while (this.inflatedOrder.length > INFLATED_CHUNKS) {
+      const evicted = this.chunks[this.inflatedOrder.shift()!]
+      if (evicted && evicted.deflated && evicted !== chunk) evicted.raw = undefined
+    }
+    return raw
+  }
+
+  private insert(hash: number, chunk: number, offset: number): void {
+    if ((this.count + 1) * 4 > this.slotHash.length * 3) this.grow()
+    const mask = this.slotHash.length - 1
+    let slot = hash & mask
+    while (this.slotChunk[slot] !== 0) slot = (slot + 1) & mask
+    this.slotHash[slot] = hash
+    this.slotChunk[slot] = chunk + 1
+    this.slotOffset[slot] = offset
+    this.count++
+  }
+
+  private grow(): void {
+    const [hashes, chunks, offsets] = [this.slotHash, this.slotChunk, this.slotOffset]
+    const capacity = hashes.length * 2
+    this.slotHash = new Int32Array(capacity)
+    this.slotChunk = new Int32Array(capacity)
+    this.slotOffset = new Int32Array(capacity)
+    const mask = capacity - 1
+    for (let i = 0; i < hashes.length; i++) {
+      if (chunks[i] === 0) continue
+      let slot = hashes[i] & mask
+      while (this.slotChunk[slot] !== 0) slot = (slot + 1) & mask
+      this.slotHash[slot] = hashes[i]
+      this.slotChunk[slot] = chunks[i]
+      this.slotOffset[slot] = offsets[i]
+    }
+  }
+}
+
+/** A key as it is packed: 32 bytes for a 64-digit hex key, else its UTF-8 bytes (a text key). */
+type PackedKey = { hex: Uint8Array } | { text: Uint8Array }
+
+function keyBytes(key: string): PackedKey {
+  const hex = key.length === 64 ? hexKeyBytes(key) : undefined
+  return hex ? { hex } : { text: utf8.encode(key) }
+}
+
+/** A hex key's first four bytes (keys are hashes already), a text key's FNV-1a. */
+function hashOfKey(key: PackedKey): number {
+  return 'hex' in key ? firstWord(key.hex, 0) : fnv1a(key.text, 0, key.text.length)
+}
+
+/** The hash of the key of the packed entry at `offset` (its kind byte). */
+function hashAt(bytes: Uint8Array, offset: number): number {
+  if (bytes[offset] === KIND_HEX) return firstWord(bytes, offset + 1)
+  const { value: length, next } = varintAt(bytes, offset + 1)
+  return fnv1a(bytes, next, next + length)
+}
+
+/** The value of the packed entry at `offset` when its key is `wanted`. */
+function valueIfKey(bytes: Uint8Array, offset: number, wanted: PackedKey): Uint8Array | undefined {
+  const kind = bytes[offset]
+  let at = offset + 1
+  if (kind === KIND_HEX) {
+    if (!('hex' in wanted) || !sameBytes(bytes, at, wanted.hex)) return undefined
+    at += 32
+  } else if (kind === KIND_TEXT) {
+    const { value: length, next } = varintAt(bytes, at)
+    if (!('text' in wanted) || length !== wanted.text.length || !sameBytes(bytes, next, wanted.text)) return undefined
+    at = next + length
+  } else {
+    return undefined
+  }
+  const { value: length, next } = varintAt(bytes, at)
+  return bytes.subarray(next, next + length)
+}
+
+function sameBytes(bytes: Uint8Array, offset: number, wanted: Uint8Array): boolean {
+  for (let i = 0; i < wanted.length; i++) if (bytes[offset + i] !== wanted[i]) return false
+  return true
+}
+
+function firstWord(bytes: Uint8Array, offset: number): number {
+  return (bytes[offset] << 24) | (bytes[offset + 1] << 16) | (bytes[offset + 2] << 8) | bytes[offset + 3]
+}
+
+function fnv1a(bytes: Uint8Array, start: number, end: number): number {
+  let hash = 0x811c9dc5
+  for (let i = start; i < end; i++) hash = Math.imul(hash ^ bytes[i], 0x01000193)
+  return hash | 0
+}
+
+function varintAt(bytes: Uint8Array, offset: number): { value: number; next: number } {
+  let value = 0
+  let scale = 1
+  for (;;) {
+    const byte = bytes[offset++]
+    value += (byte & 0x7f) * scale
+    if (byte < 0x80) return { value, next: offset }
+    scale *= 128
+  }
+}
+
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'))
+
+function hexOf(bytes: Uint8Array, offset: number): string {
+  let out = ''
+  for (let i = 0; i < 32; i++) out += HEX[bytes[offset + i]]
+  return out
+}

@@ -1,0 +1,103 @@
+import { NodeArchive } from './nodeArchive.ts'
+import { probesOf, type NodeFilter } from './nodeFilter.ts'
+import { PackedNodes } from './packing.ts'
+import type { NodeSource } from './store.ts'
+
+/** Node segments kept read, most recently used: a segment is ~1 MB of nodes, read in milliseconds. */
+const SEGMENTS_KEPT = 4
+
+/**
+ * The trie nodes of the IndexedDB store as the node reads them (issue 21: not all in memory):
+ *
+ * - the records of the commits since the last merge, which the store keeps in memory as well
+ *   (NodeArchive: a few hundred records at most, until the next merge makes them a segment);
+ * - the node segments, each with its key filter: a read that misses the records reads the
+ *   segments, newest first, whose filter may hold its key (a segment without a filter, from
+ *   layout 3, always may), keeping the last few read;
+ * - the nodes of the first layouts, read at load (`older`).
+ */
+export class SegmentedNodes implements NodeSource {
+  private recent = new NodeArchive(false)
+  private recentRecords: { key: number; packed: Uint8Array }[] = []
+  /** Newest last. */
+  private readonly segments: { id: string; filter?: NodeFilter }[] = []
+  private readonly read = new Map<string, Promise<PackedNodes>>()
+
+  private older: PackedNodes | undefined
+
+  constructor(private readonly readSegment: (id: string) => Promise<Uint8Array>) {}
+
+  /** The nodes of the first layouts, read at load. */
+  setOlder(nodes: PackedNodes): void {
+    this.older = nodes
+  }
+
+  /** More of them: a layout-3 segment (blocks and nodes together) read after the load. */
+  addOlder(nodes: Uint8Array): void {
+    this.older = new PackedNodes([...(this.older?.records ?? []), nodes])
+  }
+
+  /** A commit's (or a load's) per-commit node record, stored under `key`. */
+  addRecord(key: number, packed: Uint8Array): void {
+    this.recentRecords.push({ key, packed })
+    this.recent.add(packed)
+  }
+
+  /** A node segment stored (merged from the records up to `lastKey`, now gone from the store). */
+  addSegment(id: string, filter: NodeFilter | undefined, lastKey?: number): void {
+    this.segments.push({ id, filter })
+    if (lastKey === undefined) return
+    this.recentRecords = this.recentRecords.filter(({ key }) => key > lastKey)
+    this.recent = new NodeArchive(false)
+    for (const { packed } of this.recentRecords) this.recent.add(packed)
+  }
+
+  /**
+   * Reads the older block segments a load left, which may hold nodes too (layout 3): a key
+   * found nowhere else waits for them.
+   */
+  readOlder: (() => Promise<unknown>) | undefined
+
+  async get(key: string): Promise<Uint8Array | undefined> {
+    const found = await this.find(key)
+    if (found !== undefined || !this.readOlder) return found
+    await this.readOlder().catch(() => {})
+    return this.find(key)
+  }
+
+  private async find(key: string): Promise<Uint8Array | undefined> {
+    const found = this.older?.get(key) ?? (await this.recent.get(key))
+    if (found !== undefined || this.segments.length === 0) return found
+    const probes = probesOf(key)
+    const segments = this.segments
+    for (let i = segments.length - 1; i >= 0; i--) {
+      const { id, filter } = segments[i]
+      if (filter && !filter.mayHoldProbes(probes)) continue
+      const value = (await this.segment(id)).get(key)
+      if (value !== undefined) return value.slice() // a view would keep the whole segment alive
+    }
+    return undefined
+  }
+
+  clear(): void {
+    this.recent = new NodeArchive(false)
+    this.recentRecords = []
+    this.segments.length = 0
+    this.read.clear()
+    this.older = undefined
+  }
+
+  private segment(id: string): Promise<PackedNodes> {
+    let reading = this.read.get(id)
+    if (reading) {
+      this.read.delete(id) // re-inserted: most recently used last
+    } else {
+      reading = this.readSegment(id).then((nodes) => new PackedNodes([nodes]))
+      // A failed read is tried again by the next miss.
+      reading.catch(() => this.read.delete(id))
+      if (this.read.size >= SEGMENTS_KEPT) this.read.delete(this.read.keys().next().value!)
+    }
+    this.read.set(id, reading)
+    return reading
+  }
+}

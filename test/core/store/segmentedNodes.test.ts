@@ -1,0 +1,77 @@
+/**
+ * The IndexedDB store's trie nodes as the node reads them: the records since the last merge from
+ * memory, then the segments whose key filter may hold the key, newest first, a few kept read.
+ */
+import { bytesToHex } from '@ethereumjs/util'
+import { keccak_256 } from '@noble/hashes/sha3.js'
+import { expect, test } from 'vitest'
+import { NodeFilter } from '../../../src/core/store/nodeFilter.ts'
+import { packNodes } from '../../../src/core/store/packing.ts'
+import { SegmentedNodes } from '../../../src/core/store/segmentedNodes.ts'
+
+const key = (n: number) => bytesToHex(keccak_256(new Uint8Array([n >> 8, n & 255]))).slice(2)
+const value = (n: number) => new Uint8Array([n & 255, 1, 2])
+
+function segments(count: number) {
+  const stored = new Map<string, Uint8Array>()
+  const store = (id: string, packed: Uint8Array) => stored.set(id, packed)
+  const reads: string[] = []
+  let fail = false
+  const nodes = new SegmentedNodes(async (id) => {
+    if (fail) throw new Error('the disk said no')
+    reads.push(id)
+    return stored.get(id)!
+  })
+  for (let s = 0; s < count; s++) {
+    const packed = packNodes(new Map([[key(s), value(s)], [`preimage:${s}`, value(s)]]))
+    stored.set(`n${s}`, packed)
+    nodes.addSegment(`n${s}`, NodeFilter.of([packed]))
+  }
+  return { nodes, reads, store, failing: (on: boolean) => (fail = on) }
+}
+
+test('a read reads the segments that may hold its key, not the others, and keeps the last few', async () => {
+  const { nodes, reads } = segments(10)
+  expect(await nodes.get(key(3))).toEqual(value(3))
+  expect(reads).toEqual(['n3'])
+  expect(await nodes.get(key(3))).toEqual(value(3))
+  expect(await nodes.get('preimage:7')).toEqual(value(7))
+  expect(reads).toEqual(['n3', 'n7'])
+  expect(await nodes.get(key(99))).toBeUndefined()
+  // At most SEGMENTS_KEPT (4) stay read: after five others, n3 is read again.
+  for (const s of [0, 1, 2, 4, 5]) await nodes.get(key(s))
+  await nodes.get(key(3))
+  expect(reads.filter((id) => id === 'n3')).toHaveLength(2)
+})
+
+test('records since the last merge are read from memory; a merge makes them a segment', async () => {
+  const { nodes, reads, store } = segments(0)
+  const first = packNodes(new Map([[key(1), value(1)]]))
+  nodes.addRecord(1, first)
+  nodes.addRecord(2, packNodes(new Map([[key(2), value(2)]])))
+  expect(await nodes.get(key(1))).toEqual(value(1))
+  expect(reads).toEqual([])
+  // Record 1 merged into segment m1 (and deleted from the store): read from there now.
+  store('m1', first)
+  nodes.addSegment('m1', NodeFilter.of([first]), 1)
+  expect(await nodes.get(key(2))).toEqual(value(2))
+  expect(reads).toEqual([])
+  expect(await nodes.get(key(1))).toEqual(value(1))
+  expect(reads).toEqual(['m1'])
+})
+
+test('a failed segment read is tried again by the next read', async () => {
+  const { nodes, failing } = segments(2)
+  failing(true)
+  await expect(nodes.get(key(1))).rejects.toThrow('the disk said no')
+  failing(false)
+  expect(await nodes.get(key(1))).toEqual(value(1))
+})
+
+test('a filter lets through the keys of its segment and very few others', () => {
+  const keys = Array.from({ length: 2000 }, (_, i) => key(i))
+  const filter = NodeFilter.of([packNodes(new Map(keys.map((k) => [k, value(1)])))])
+  expect(keys.every((k) => filter.mayHold(k))).toBe(true)
+  const others = Array.from({ length: 10_000 }, (_, i) => bytesToHex(keccak_256(new Uint8Array([9, i >> 8, i & 255]))).slice(2))
+  expect(others.filter((k) => filter.mayHold(k)).length).toBeLessThan(100)
+})
