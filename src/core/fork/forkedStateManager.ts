@@ -33,16 +33,34 @@ export class ForkableStateManager extends MerkleStateManager {
   /** The fork the state reads through to; none on a chain that is not a fork. */
   fork: ForkState | undefined
 
-  override async getAccount(address: Address): Promise<Account | undefined> {
+  // Each override hands a chain that is not a fork straight to ethereumjs' method, with no async
+  // layer of its own: these are the hottest calls of every execution.
+
+  override getAccount(address: Address): Promise<Account | undefined> {
+    return this.fork ? this.forkedAccount(address, this.fork) : super.getAccount(address)
+  }
+
+  override getCode(address: Address): Promise<Uint8Array> {
+    return this.fork ? this.forkedCode(address, this.fork) : super.getCode(address)
+  }
+
+  override getStorage(address: Address, key: Uint8Array): Promise<Uint8Array> {
+    return this.fork ? this.forkedStorage(address, key, this.fork) : super.getStorage(address, key)
+  }
+
+  override putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
+    if (this.fork && this._caches?.storage && key.length === 32 && unpadBytes(value).length === 0) return this.putForkedZero(address, key, value, this.fork)
+    return super.putStorage(address, key, value)
+  }
+
+  private async forkedAccount(address: Address, fork: ForkState): Promise<Account | undefined> {
     const local = await super.getAccount(address)
-    if (local !== undefined || !this.fork) return local
-    const forked = await this.fork.account(address.bytes)
+    if (local !== undefined) return local
+    const forked = await fork.account(address.bytes)
     return forked && new Account(forked.nonce, forked.balance, undefined, forked.codeHash)
   }
 
-  override async getCode(address: Address): Promise<Uint8Array> {
-    const fork = this.fork
-    if (!fork) return super.getCode(address)
+  private async forkedCode(address: Address, fork: ForkState): Promise<Uint8Array> {
     const cached = this._caches?.code?.get(address)
     if (cached !== undefined) return cached.code ?? new Uint8Array(0)
     const account = await this.getAccount(address)
@@ -57,26 +75,25 @@ export class ForkableStateManager extends MerkleStateManager {
     return fork.code(address.bytes, account.codeHash)
   }
 
-  override async getStorage(address: Address, key: Uint8Array): Promise<Uint8Array> {
+  private async forkedStorage(address: Address, key: Uint8Array, fork: ForkState): Promise<Uint8Array> {
     const value = await super.getStorage(address, key)
-    if (value.length > 0 || !this.fork) return value
-    const forked = await this.fork.account(address.bytes)
+    if (value.length > 0) return value
+    const forked = await fork.account(address.bytes)
     if (!forked?.hasStorage) return value
-    return this.fork.storage(address.bytes, key)
+    return fork.storage(address.bytes, key)
   }
 
-  override async putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
-    const fork = this.fork
-    if (fork && this._caches?.storage && key.length === 32 && unpadBytes(value).length === 0) {
-      const forked = await fork.account(address.bytes)
-      if (forked?.hasStorage && (await this.getAccount(address)) !== undefined) {
-        this._caches.storage.put(address, key, ZERO_TOMBSTONE)
-        return
-      }
+  /** A zero written to a slot: a tombstone where the upstream may hold a value, else as ethereumjs writes it. */
+  private async putForkedZero(address: Address, key: Uint8Array, value: Uint8Array, fork: ForkState): Promise<void> {
+    const forked = await fork.account(address.bytes)
+    if (forked?.hasStorage && (await this.getAccount(address)) !== undefined) {
+      this._caches!.storage!.put(address, key, ZERO_TOMBSTONE)
+      return
     }
     return super.putStorage(address, key, value)
   }
 }
+
 
 /**
  * Readies an execution from `from` to `to` on a fork, before it runs: the accounts it starts with
