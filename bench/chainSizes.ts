@@ -114,3 +114,28 @@ export function sizeTable(node: SizeReading[], chromium: SizeReading[]): string 
     line('Chromium: warm start to first answer / then first state read', chromium, (r) => `${r.warmStartMs.toFixed(0)} ms / ${r.firstStateReadMs.toFixed(1)} ms`),
   ].join('\n')
 }
+
+/** The README's short table: the figures issue 21 set targets on, per size, with the targets. */
+export function readmeSizeTable(node: SizeReading[], chromium: SizeReading[]): string {
+  const sizes = [...new Set([...node, ...chromium].map((r) => r.size))].sort((a, b) => a - b)
+  const cell = (readings: SizeReading[], size: number, value: (r: SizeReading) => string) => {
+    const r = readings.find((x) => x.size === size)
+    return r ? value(r) : '–'
+  }
+  const row = (label: string, target: string, readings: SizeReading[], value: (r: SizeReading) => string) =>
+    `| ${label} | ${sizes.map((size) => cell(readings, size, value)).join(' | ')} | ${target} |`
+  const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`
+  return [
+    `| | ${sizes.map((s) => `${s / 1000}k blocks`).join(' | ')} | target |`,
+    `|---|${sizes.map(() => '---').join('|')}|---|`,
+    row('Node: memory above an empty node, per block (RSS)', '≤ 4 KB at 50k', node, (r) => kb(r.rssBytesPerBlock)),
+    row('Chromium: page + worker memory', '≤ 250 MB at 100k', chromium, (r) => `${r.pageAndWorkerMB.toFixed(0)} MB`),
+    row('Chromium: … above an empty chain, per block', '≤ 4 KB at 50k', chromium, (r) => kb(r.memoryBytesPerBlock)),
+    row('Chromium: warm start to first answer', '50k ≤ 1.2× 1k', chromium, (r) => `${r.warmStartMs.toFixed(0)} ms`),
+    row('Chromium: then the first state read', '50k ≤ 1.2× 1k', chromium, (r) => `${r.firstStateReadMs.toFixed(1)} ms`),
+    row('Node: ERC-20 transfer, median / mean', 'mean ≤ 1.3× median', node, (r) => `${r.medianMs.toFixed(2)} / ${r.meanMs.toFixed(2)} ms`),
+    row('Chromium: durable ERC-20 transfer, median / mean', 'mean ≤ 1.3× median', chromium, (r) => `${r.medianMs.toFixed(2)} / ${r.meanMs.toFixed(2)} ms`),
+    row('Chromium: eth_call / eth_getBalance p50', '', chromium, (r) => `${r.callP50.toFixed(2)} / ${r.balanceP50.toFixed(2)} ms`),
+    row('Chromium: eth_getLogs, last 1,000 blocks', '', chromium, (r) => `${r.logsP50.toFixed(1)} ms`),
+  ].join('\n')
+}

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { createNode, type Node } from '../src/core/node.ts'
-import { bareRunTx, FROM } from './floors.ts'
+import { bareRunTx, bareRunTxTimes, FROM } from './floors.ts'
 import { median, p50, type Collector } from './report.ts'
 import { token } from './transactions.ts'
 
@@ -34,6 +34,19 @@ async function withNode<T>(work: (node: Node) => Promise<T>, config = {}): Promi
 }
 
 const send = (node: Node, raw: string) => node.request({ method: 'eth_sendRawTransaction', params: [raw] })
+
+/** The milliseconds of each of `raws`, sent one by one, each awaited. */
+async function sendEach(node: Node, raws: string[]): Promise<number[]> {
+  const times: number[] = []
+  for (const raw of raws) {
+    const start = performance.now()
+    await send(node, raw)
+    times.push(performance.now() - start)
+  }
+  return times
+}
+
+const mean = (xs: number[]) => xs.reduce((sum, x) => sum + x, 0) / xs.length
 
 async function sendWindowed(node: Node, raws: string[], inFlight: number): Promise<number> {
   return timed(async () => {
@@ -70,7 +83,9 @@ export async function runNodeBench(runs: number, collect: Collector, { transfers
   const rate = (count: number, ms: number) => (count / ms) * 1000
   for (let run = 0; run < runs; run++) {
     console.log(`node run ${run + 1}/${runs}`)
-    collect('node', 'floor: bare runTx of the 1,000 signed transfers', rate(1000, await bareRunTx([], thousand, { preRecovered: false, crypto: 'node' })), 'tx/s')
+    const floorTimes = await bareRunTxTimes([], thousand, { preRecovered: false, crypto: 'node' })
+    collect('node', 'floor: bare runTx of the 1,000 signed transfers', rate(1000, floorTimes.reduce((sum, ms) => sum + ms, 0)), 'tx/s')
+    collect('node', 'floor: the same, per transfer: median', median(floorTimes), 'ms')
     collect('node', 'floor: bare runTx, the same 1,000 with senders pre-recovered', rate(1000, await bareRunTx([], thousand, { preRecovered: true, crypto: 'node' })), 'tx/s')
     collect('node', 'reference: bare runTx of the 1,000, ethereumjs default crypto (pure-JS noble)', rate(1000, await bareRunTx([], thousand, { preRecovered: false, crypto: 'default' })), 'tx/s')
     const erc20Floor = (tracing: 'absent' | 'untraced' | 'traced') =>
@@ -94,7 +109,13 @@ export async function runNodeBench(runs: number, collect: Collector, { transfers
     // Everything above ran in this process, where the WebAssembly crypto was loaded first.
     collect('node', 'a cold process: createNode, then the 1,000 transfers awaited one by one', await coldCaller(thousand), 'tx/s')
     await withNode(async (node) => {
-      collect('node', 'Node core, memory store, 1,000 transfers one by one', rate(1000, await sendWindowed(node, thousand, 1)), 'tx/s')
+      // Each transfer timed: the tail (GC pauses, a commit's or a batch's extra work) shows as
+      // the mean above the median.
+      const times = await sendEach(node, thousand)
+      collect('node', 'Node core, memory store, 1,000 transfers one by one', rate(1000, times.reduce((sum, ms) => sum + ms, 0)), 'tx/s')
+      collect('node', 'the same, per transfer: median', median(times), 'ms')
+      collect('node', 'the same, per transfer: mean', mean(times), 'ms')
+      collect('node', 'the same, per transfer: mean / median', mean(times) / median(times), '×')
       collect('node', 'eth_getBalance p50', p50(await samples(2000, () => node.request({ method: 'eth_getBalance', params: [FROM, 'latest'] }))), 'ms')
     })
     await withNode(async (node) => {

@@ -5,7 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 
 export type Half = 'chromium' | 'node' | 'bundle'
-export type Unit = 'ms' | 'tx/s' | 'KB' | 'MB' | 'B'
+export type Unit = 'ms' | 'tx/s' | 'KB' | 'MB' | 'B' | '×'
 
 export interface Figure {
   half: Half
@@ -45,6 +45,7 @@ export function format(value: number, unit: Unit): string {
   if (unit === 'ms') return `${value < 1 ? value.toFixed(3) : value < 100 ? value.toFixed(2) : value.toFixed(0)} ms`
   if (unit === 'KB') return `${value.toFixed(1)} KB`
   if (unit === 'MB') return `${value.toFixed(1)} MB`
+  if (unit === '×') return `${value.toFixed(2)}×`
   return `${value.toFixed(0)} B`
 }
 
@@ -114,4 +115,17 @@ ${date} · ${machine} · medians (\`npm run bench\`; every figure and run: [benc
 ${table.join('\n')}
 ${more ? `\n${more}\n` : ''}`
   writeFileSync(BENCHMARKS_PAGE, page.slice(0, from) + section + page.slice(to))
+}
+
+const README = new URL('../README.md', import.meta.url)
+const SIZES_START = '<!-- sizes:start -->'
+const SIZES_END = '<!-- sizes:end -->'
+
+/** Replaces the README's chain-size table (between its markers) with this run's. */
+export function updateReadmeSizes(date: string, table: string): void {
+  const readme = readFileSync(README, 'utf8')
+  const from = readme.indexOf(SIZES_START)
+  const to = readme.indexOf(SIZES_END)
+  if (from < 0 || to < from) return
+  writeFileSync(README, `${readme.slice(0, from)}${SIZES_START}\n${date}, this repository's 2-core VM:\n\n${table}\n${readme.slice(to)}`)
 }

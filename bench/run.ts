@@ -12,9 +12,9 @@ import { cpus, totalmem } from 'node:os'
 import { loadFastCrypto, fastCryptoStatus } from '../src/core/exec/fastCrypto.ts'
 import { runBrowserBench } from './browser.ts'
 import { runNodeBench } from './node.ts'
-import { createCollector, format, median, updateBenchmarksPage, writeReport, type Figure, type Row } from './report.ts'
+import { createCollector, format, median, updateBenchmarksPage, updateReadmeSizes, writeReport, type Figure, type Row } from './report.ts'
 import { tokenDeployment, tokenTransfers, transfers } from './transactions.ts'
-import { collectSizes, DEFAULT_SIZES, runNodeSizes, sizeRows, sizeTable } from './chainSizes.ts'
+import { collectSizes, DEFAULT_SIZES, readmeSizeTable, runNodeSizes, sizeRows, sizeTable } from './chainSizes.ts'
 import type { SizeReading } from './chainSizeWorkload.ts'
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
@@ -57,6 +57,7 @@ const table = [...rows(figures), ...sizeRows(nodeSizes, chromiumSizes)]
 const sizes = nodeSizes.length + chromiumSizes.length > 0 ? `### As the chain grows (issue 21)\n\nOne chain grown to each size in turn (ERC-20 transfers, one a block; \`bench/chainSizes.ts\`), measured there.\n\n${sizeTable(nodeSizes, chromiumSizes)}` : undefined
 writeReport({ date, machine, runs: RUNS, figures, rows: table, seconds: (performance.now() - began) / 1000, more: sizes })
 if (!ONLY) updateBenchmarksPage(date, machine, table, sizes)
+if (!ONLY && nodeSizes.length + chromiumSizes.length > 0) updateReadmeSizes(date, readmeSizeTable(nodeSizes, chromiumSizes))
 console.log(`wrote bench/results/${date}.json and bench/RESULTS.md in ${((performance.now() - began) / 1000).toFixed(0)} s`)
 
 /** The issue's table: each workload, its floor, the ratio, the target. */
@@ -94,7 +95,13 @@ function rows(figures: Map<string, Figure>): Row[] {
   add('interval mining: 2,000 transfers into one block', block, floorOf(runTx), perTx(block, runTx), '≥ 1,000 tx/s', block && block.median >= 1000)
   const core = get('node', 'Node core, memory store')
   const coreFloor = get('node', 'floor: bare runTx of the 1,000 signed')
-  add('Node core, memory store, 1,000 transfers one by one', core, floorOf(coreFloor), perTx(core, coreFloor), '≥ 500 tx/s, per tx ≤ 1.5× floor', core && coreFloor && core.median >= 500 && coreFloor.median / core.median <= 1.5)
+  // Per transfer, run by run (the floor and the node are timed in the same run), then the median.
+  const coreMedian = get('node', 'the same, per transfer: median')
+  const coreMean = get('node', 'the same, per transfer: mean /')
+  const floorMedian = get('node', 'floor: the same, per transfer: median')
+  const medianRatio = coreMedian && floorMedian ? median(coreMedian.runs.map((ms, i) => ms / floorMedian.runs[i])) : undefined
+  const coreRatio = `${perTx(core, coreFloor)}; median per tx ${medianRatio === undefined ? 'n/a' : x(medianRatio)} floor's, mean ${coreMean ? x(coreMean.median) : 'n/a'} median`
+  add('Node core, memory store, 1,000 transfers one by one', core, floorOf(coreFloor), coreRatio, '≥ 500 tx/s; per tx: median ≤ 1.15× floor, mean ≤ 1.3× median', core && medianRatio !== undefined && coreMean && core.median >= 500 && medianRatio <= 1.15 && coreMean.median <= 1.3)
   const coldCore = get('node', 'a cold process')
   add('Node core, a cold process: createNode, then 1,000 transfers awaited one by one', coldCore, floorOf(coreFloor), perTx(coldCore, coreFloor), '≥ 1,000 tx/s (JIT warm-up included)', coldCore && coldCore.median >= 1000)
   const cold = get('chromium', 'cold start')
@@ -120,7 +127,7 @@ function rows(figures: Map<string, Figure>): Row[] {
   })
   const worker = get('bundle', 'worker, gzip (startup')
   const lazy = get('bundle', 'worker, gzip, lazy')
-  add('bundle, gzip: worker (startup chunk)', worker, lazy ? `+ ${fmt(lazy)} loaded after start (${lazy.name.match(/\((.*)\)/)?.[1]})` : '', '', '≤ 200 KB', worker && worker.median <= 200)
+  add('bundle, gzip: worker (startup chunk)', worker, lazy ? `+ ${fmt(lazy)} loaded later (${lazy.name.match(/\((.*)\)/)?.[1]})` : '', '', '≤ 200 KB', worker && worker.median <= 200)
   const page = get('bundle', 'page client')
   add('bundle, gzip: page client', page, '', '', '≤ 10 KB', page && page.median <= 10)
   const sw = get('bundle', 'service worker')

@@ -25,7 +25,7 @@ import { executionBlock, minedBlockContext } from './exec/blockProducer.ts'
 import { createChainCommon } from './exec/chainCommon.ts'
 import { fastCryptoSettled, loadFastCrypto } from './exec/fastCrypto.ts'
 import { createGenesis } from './exec/genesis.ts'
-import type { SignedTransaction } from './exec/rawTransaction.ts'
+import { decodeRawTransaction, type SignedTransaction } from './exec/rawTransaction.ts'
 import { StateMachine, type Sandbox } from './exec/stateMachine.ts'
 import { checkCreationBytecode } from './rollup/eraVmBytecode.ts'
 import { handleJsonRpc, handleJsonRpcText, type JsonRpcResponse } from './rpc/envelope.ts'
@@ -324,6 +324,16 @@ export class Node {
     })
   }
 
+  /**
+   * Decodes a raw signed transaction and recovers its sender (exec/rawTransaction.ts) once the
+   * WebAssembly crypto has loaded: a node's first transaction waits for it here, so that its own
+   * sender recovery, and every transaction after it, runs on the fast path (see `submit`).
+   */
+  async decodeTransaction(raw: Uint8Array): Promise<SignedTransaction> {
+    if (!fastCryptoSettled()) await loadFastCrypto()
+    return decodeRawTransaction(raw, this.common)
+  }
+
   /** Checks a transaction against the head and the pool (geth's rules); throws why it is refused. */
   async admit(signed: SignedTransaction): Promise<void> {
     checkCreationBytecode(signed)
@@ -359,8 +369,10 @@ export class Node {
   async submit(signed: SignedTransaction, admitted?: () => void): Promise<PrefixedHexString> {
     // The WebAssembly crypto finishes loading only when the event loop turns: a caller awaiting
     // in-memory requests back to back never lets it, and would run every transaction on the
-    // pure-JS crypto (×3 slower). The first transaction waits for it, later ones do not await
-    // at all. (It never rejects: where WebAssembly is refused, the JS crypto stays.)
+    // pure-JS crypto (×3 slower). The first transaction waits for it (a raw one already did, in
+    // `decodeTransaction`), later ones do not await at all. createNode does not wait: that would
+    // add ~60 ms to every start in Node, and the secp256k1 chunk's download to a page's first
+    // answer. (It never rejects: where WebAssembly is refused, the JS crypto stays.)
     if (!fastCryptoSettled()) await loadFastCrypto()
     await this.admit(signed)
     this.pool.add(signed, this.config.now())

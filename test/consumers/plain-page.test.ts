@@ -1,7 +1,8 @@
 /**
  * A plain HTML page with no bundler: it imports the client straight from node_modules (the client
  * has no bare imports) and talks to the node with ethers' browser build. The default worker is
- * found beside the client. And when the worker is missing, startNode says so and how to fix it.
+ * found beside the client, and so are the chunks it loads later (the system contracts at genesis,
+ * tracing on first use). And when the worker is missing, startNode says so and how to fix it.
  */
 import { copyFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -25,7 +26,9 @@ try {
   const receipt = await sent.wait()
   const overHttp = new ethers.JsonRpcProvider(new URL('/rpc', location.href).href, undefined, { staticNetwork: true })
   const balance = await overHttp.getBalance(to)
-  window.__result = { status: receipt.status, balance: balance.toString() }
+  // Tracing is a chunk the worker loads on first use: it must be beside the prebuilt worker.
+  const trace = await node.provider.request({ method: 'debug_traceTransaction', params: [sent.hash, { tracer: 'callTracer' }] })
+  window.__result = { status: receipt.status, balance: balance.toString(), traced: trace.type }
 } catch (error) {
   window.__result = { failed: String(error && error.message || error) }
 }
@@ -54,7 +57,7 @@ test('a page without a bundler imports the client from node_modules and runs the
   const server = await serveStatic(app.dir)
   servers.push(server)
   const report = await openConsumerPage(server.url)
-  expect(report.result).toEqual({ status: 1, balance: String(10_001n * 10n ** 18n) })
+  expect(report.result).toEqual({ status: 1, balance: String(10_001n * 10n ** 18n), traced: 'call' })
   expect(report.errors).toEqual([])
 })
 

@@ -1,6 +1,7 @@
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { bytesToHex } from '../hexText.ts'
 import type { ProducedBlock } from '../exec/blockProducer.ts'
+import { headerHash } from '../exec/headerBytes.ts'
 import type { SignedTransaction } from '../exec/rawTransaction.ts'
 import { maxFeePerGas, maxPriorityFeePerGas } from './admission.ts'
 import type { BatchPlacement } from './batches.ts'
@@ -15,7 +16,7 @@ export type ReceivedTransaction = SignedTransaction & { receivedAtMs: number }
  */
 export function toBlockRecord(produced: ProducedBlock<ReceivedTransaction>, batch: BatchPlacement): BlockRecord {
   const { header } = produced
-  const blockHash = bytesToHex(header.hash())
+  const blockHash = bytesToHex(headerHash(header))
   let logIndex = 0
   const transactions = produced.included.map(({ signed, result, consoleLines }, index): TransactionRecord => {
     const logs = logRecords(result.receipt.logs, logIndex)

@@ -143,7 +143,7 @@ export class ChainWriter {
   /** The settings to store, when they differ from what the store holds or will. */
   private settingsChanged(): Uint8Array | undefined {
     const now = this.settings?.()
-    if (!now || (this.storedSettings && equalsBytes(now, this.storedSettings))) return undefined
+    if (!now || (this.storedSettings && (now === this.storedSettings || equalsBytes(now, this.storedSettings)))) return undefined
     return now
   }
 

@@ -46,6 +46,8 @@ const hexBytes = (value: PrefixedHexString | undefined) => (value === undefined 
 export class SettingsEncoder {
   private snapshotsVersion = -1
   private snapshotsJson = ''
+  private lastJson = ''
+  private lastBytes = new Uint8Array()
 
   constructor(private readonly node: Node) {}
 
@@ -69,8 +71,13 @@ export class SettingsEncoder {
       },
       impersonation: { accounts: node.impersonation.list(), auto: node.impersonation.auto },
     }
-    const json = JSON.stringify(settings)
-    return utf8.encode(`${json.slice(0, -1)},"snapshots":${this.snapshotsJson}}`)
+    const json = `${JSON.stringify(settings).slice(0, -1)},"snapshots":${this.snapshotsJson}}`
+    // Asked for by every commit (ChainWriter), mostly unchanged: the same bytes, not new ones.
+    if (json !== this.lastJson) {
+      this.lastJson = json
+      this.lastBytes = utf8.encode(json)
+    }
+    return this.lastBytes
   }
 }
 

@@ -1,13 +1,13 @@
 import { createBlock, createBlockHeader, genRequestsRoot, type Block, type BlockHeader, type HeaderData } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
-import { RLP } from '@ethereumjs/rlp'
 import { createAddressFromString, KECCAK256_RLP, type Address } from '@ethereumjs/util'
 import { Bloom, encodeReceipt, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
 import { captureConsole } from './console/capture.ts'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { keccak256 } from './fastCrypto.ts'
+import { headerBytes, headerHash } from './headerBytes.ts'
 import { orderedTrieRoot } from './orderedTrie.ts'
-import { transactionBytes, transactionType, type SignedTransaction } from './rawTransaction.ts'
+import { senderAddress, transactionBytes, transactionType, type SignedTransaction } from './rawTransaction.ts'
 import { runFromAnySender } from './senderCode.ts'
 import { runAsBootloader } from './bootloader.ts'
 import { UpstreamError } from '../errors.ts'
@@ -96,7 +96,7 @@ let lastContext: (BlockTemplate & { common: Common; block: Block }) | undefined
 export function contextFields(template: BlockTemplate): HeaderData {
   const { parent } = template
   return {
-    parentHash: parent.hash(),
+    parentHash: headerHash(parent),
     number: template.number ?? parent.number + 1n,
     timestamp: template.timestamp,
     gasLimit: template.gasLimit,
@@ -148,7 +148,7 @@ export async function produceBlock<T extends SignedTransaction>(
         // A sender with code is accepted, as anvil and Hardhat accept it (see runFromAnySender).
         const { value: result, lines } = await captureConsole(vm, () =>
           runAsBootloader(vm, context, signed, (tx) =>
-            runFromAnySender(vm, tx.getSenderAddress(), () => runTx(vm, { tx, block: context, blockGasUsed: gasUsed, skipHardForkValidation: true })),
+            runFromAnySender(vm, senderAddress(tx), () => runTx(vm, { tx, block: context, blockGasUsed: gasUsed, skipHardForkValidation: true })),
           ),
         )
         gasUsed += result.totalGasSpent
@@ -192,12 +192,16 @@ export async function produceBlock<T extends SignedTransaction>(
  * transaction is its bytes as an RLP string, a legacy one its RLP list, embedded as is).
  */
 export function blockSize(header: BlockHeader, encodedTxs: readonly Uint8Array[]): bigint {
-  const headerBytes = RLP.encode(header.raw())
   let txsLength = 0
-  for (const bytes of encodedTxs) txsLength += bytes[0] >= 0xc0 ? bytes.length : RLP.encode(bytes).length
+  for (const bytes of encodedTxs) txsLength += bytes[0] >= 0xc0 ? bytes.length : stringLength(bytes.length)
   const txList = listHeaderLength(txsLength) + txsLength
-  const body = headerBytes.length + txList + 1 + 1 // empty uncles and withdrawals lists: 0xc0 each
+  const body = headerBytes(header).length + txList + 1 + 1 // empty uncles and withdrawals lists: 0xc0 each
   return BigInt(listHeaderLength(body) + body)
+}
+
+/** RLP length of a byte string of `length` bytes (a typed transaction's bytes are never one byte). */
+function stringLength(length: number): number {
+  return listHeaderLength(length) + length
 }
 
 function listHeaderLength(payload: number): number {

@@ -4,11 +4,10 @@ import { Account, bigIntToBytes, createAddressFromString, hexToBytes, KECCAK256_
 import { bytesToHex } from '../hexText.ts'
 import { sha256 } from '@noble/hashes/sha2.js'
 import type { DevAccount } from '../chain/devAccounts.ts'
-import { RICH_WALLETS } from '../chain/richWallets.ts'
 import type { BlockRecord } from '../chain/records.ts'
 import type { ResolvedConfig } from '../config.ts'
 import { BASE_TOKEN_L2_ADDRESS } from '../rollup/l1Settlement.ts'
-import { SYSTEM_CONTRACTS, TOTAL_SUPPLY_SLOT } from '../rollup/systemContracts.ts'
+import { systemContracts, TOTAL_SUPPLY_SLOT } from '../rollup/systemContracts.ts'
 import { blockSize } from './blockProducer.ts'
 import type { StateMachine } from './stateMachine.ts'
 
@@ -24,7 +23,9 @@ export async function createGenesis(
   timestamp: bigint,
 ): Promise<BlockRecord> {
   const sm = state.vm.stateManager
-  const funded = [...accounts.map(({ address }) => address), ...(config.richWallets ? RICH_WALLETS.map(([address]) => createAddressFromString(address)) : [])]
+  // Genesis-only data, like the system contracts' code: a chunk the worker loads only here.
+  const richWallets = config.richWallets ? (await import('../chain/richWallets.ts')).RICH_WALLETS : []
+  const funded = [...accounts.map(({ address }) => address), ...richWallets.map(([address]) => createAddressFromString(address))]
   if (state.fork) {
     // On a fork, as anvil funds its dev accounts: the balance set, the nonce and code kept (asked
     // of the upstream together).
@@ -37,7 +38,7 @@ export async function createGenesis(
   } else {
     for (const address of funded) await sm.putAccount(address, new Account(0n, config.balance))
   }
-  for (const { address, runtime } of SYSTEM_CONTRACTS) {
+  for (const { address, runtime } of await systemContracts()) {
     const at = createAddressFromString(address)
     await sm.putAccount(at, new Account())
     await sm.putCode(at, hexToBytes(runtime))

@@ -1,13 +1,14 @@
 import type { Common } from '@ethereumjs/common'
 import { RLP } from '@ethereumjs/rlp'
 import { createTxFromRLP, TransactionType, type TypedTransaction } from '@ethereumjs/tx'
-import { bytesToBigInt, type PrefixedHexString } from '@ethereumjs/util'
+import { bytesToBigInt, type Address, type PrefixedHexString } from '@ethereumjs/util'
 import { bytesToHex } from '../hexText.ts'
 import { engineMessage } from './engineMessage.ts'
 import { InvalidParamsError, TransactionRejectedError } from '../errors.ts'
 import { EIP712_TX_TYPE } from '../rollup/eip712Hash.ts'
 import { decodeEip712Transaction, type Eip712Fields } from '../rollup/eip712Transaction.ts'
 import { transactionLimits } from './codeSizeLimit.ts'
+import { keccak256 } from './fastCrypto.ts'
 
 /** A signed transaction whose sender has been recovered (once: ecrecover is the costliest step). */
 export interface SignedTransaction {
@@ -26,15 +27,34 @@ export function transactionType(signed: SignedTransaction): number {
 
 /** The signed bytes of a transaction: what blocks, the transactions trie and the store carry. */
 export function transactionBytes(signed: SignedTransaction): Uint8Array {
-  if (signed.eip712) return signed.eip712.raw
-  // Asked for by the block (trie, size) and its record; serialize() converts every field again.
-  let bytes = serialized.get(signed.tx)
-  if (!bytes) serialized.set(signed.tx, (bytes = signed.tx.serialize()))
+  return signed.eip712 ? signed.eip712.raw : serializedOnce(signed.tx)
+}
+
+/**
+ * Asked for by the hash, the block (trie, size) and its record; serialize() converts every field
+ * again each time.
+ */
+function serializedOnce(tx: TypedTransaction): Uint8Array {
+  let bytes = serialized.get(tx)
+  if (!bytes) serialized.set(tx, (bytes = tx.serialize()))
   return bytes
 }
 
 /** Transactions are frozen once decoded: their bytes never change. */
 const serialized = new WeakMap<TypedTransaction, Uint8Array>()
+
+/**
+ * The sender's address, recovered once: ethereumjs caches a frozen transaction's public key but
+ * derives the address from it again on every `getSenderAddress()` (a keccak in pure JS), which
+ * the miner and runTx each call.
+ */
+export function senderAddress(tx: TypedTransaction): Address {
+  let address = senders.get(tx)
+  if (!address) senders.set(tx, (address = tx.getSenderAddress()))
+  return address
+}
+
+const senders = new WeakMap<TypedTransaction, Address>()
 
 const SUPPORTED_TYPES = new Set<number>([
   TransactionType.AccessListEIP2930,
@@ -75,11 +95,12 @@ export function decodeRawTransaction(raw: Uint8Array, common: Common): SignedTra
   if (!tx.isSigned()) throw new TransactionRejectedError('invalid sender: transaction is not signed')
   let from: PrefixedHexString
   try {
-    from = bytesToHex(tx.getSenderAddress().bytes)
+    from = bytesToHex(senderAddress(tx).bytes)
   } catch {
     throw new TransactionRejectedError('invalid sender: the signature does not recover to an address')
   }
-  return { tx, hash: bytesToHex(tx.hash()), from }
+  // tx.hash() is keccak256(serialize()) for every type: hashed from the bytes the block keeps.
+  return { tx, hash: bytesToHex(keccak256(serializedOnce(tx))), from }
 }
 
 /** The chain id a raw transaction commits to, or undefined for a pre-EIP-155 legacy one. */

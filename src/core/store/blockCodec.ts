@@ -5,9 +5,11 @@ import { createTxFromRLP } from '@ethereumjs/tx'
 import { bigIntToUnpaddedBytes, bytesToBigInt, createAddressFromString, hexToBytes, type PrefixedHexString } from '@ethereumjs/util'
 import { bytesToHex } from '../hexText.ts'
 import { logRecords, type BlockRecord, type LogRecord, type TransactionRecord } from '../chain/records.ts'
+import { headerBytes } from '../exec/headerBytes.ts'
 import { transactionBytes, type SignedTransaction } from '../exec/rawTransaction.ts'
 import { isEip712Transaction, restoreEip712Transaction } from '../rollup/eip712Transaction.ts'
 import { payload, payloadBigInt, payloadNumber, rlpElement, rlpElements, rlpItem } from './rlpWalk.ts'
+import { rlpEncode } from './rlpWrite.ts'
 import { transactionLimits } from '../exec/codeSizeLimit.ts'
 
 /**
@@ -26,8 +28,8 @@ import { transactionLimits } from '../exec/codeSizeLimit.ts'
  * (schema 3) is there only for a block whose state dev-node methods edited while it was the head.
  */
 export function encodeBlockRecord(block: BlockRecord): Uint8Array {
-  return RLP.encode([
-    block.header.serialize(),
+  return rlpEncode([
+    headerBytes(block.header),
     bigIntToUnpaddedBytes(block.size),
     bigIntToUnpaddedBytes(block.l1BatchNumber),
     bigIntToUnpaddedBytes(block.l1BatchTimestamp),

@@ -10,14 +10,16 @@ import type * as NodeZlib from 'node:zlib'
  *
  * Node.js's zlib matters for the memory stores' archive (nodeArchive.ts), which inflates a chunk
  * for each old trie node it reads: a CompressionStream through a Response took ~1.2 ms for
- * 64 KB, zlib's inflateRawSync a tenth of that (bench/_memcurve.ts in this commit's session).
+ * 64 KB, zlib's inflateRawSync a tenth of that. Synchronous both ways, on the node's thread: on
+ * libuv's thread pool, each thread's allocator kept the memory zlib had freed, and 10,000 blocks
+ * grew the process's RSS by 133 MB instead of 82 (the archive deflates 64 KB at a time, ~0.5 ms).
  */
 const zlib = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:zlib') as typeof NodeZlib | undefined
 
 export function deflate(bytes: Uint8Array): Promise<Uint8Array> {
   if (zlib) {
-    // On libuv's thread pool: the node's thread goes on meanwhile.
-    return new Promise((resolve, reject) => zlib.deflateRaw(bytes, (error, out) => (error ? reject(error) : resolve(new Uint8Array(out.buffer, out.byteOffset, out.byteLength)))))
+    const out = zlib.deflateRawSync(bytes)
+    return Promise.resolve(new Uint8Array(out.buffer, out.byteOffset, out.byteLength))
   }
   return through(new CompressionStream('deflate-raw'), bytes)
 }

@@ -37,11 +37,16 @@ import type { ChainCommit, ChainMeta, OlderBlocks, PersistedChain, Store } from 
  * 5: `pool`: the pool's entries by arrival number, and the node's settings under 'settings' in
  *    `meta`, written in the same transaction as the blocks (a layout-4 database has neither: its
  *    pool is empty and its settings the options').
- * 6: `fork`: a forked chain's fork entries (its point, the upstream state fetched) by key
- *    (fork/forkState.ts), written in the commits that carry them (a layout-5 database is no fork).
- *    Additive; a layout-5 reader would not see the fork's state, and is refused by the version.
+ * 6: a merge writes its trie nodes as pieces of ~64 KB, each a node segment of its own, and one
+ *    record of their filters (`{ pieces }`): the node reads its state by need (issue 21), and a
+ *    read that misses memory reads one piece, not the merge's ~2 MB. Layout-5 node segments and
+ *    filters are still read; a layout-5 pagenode would misread the new filter records, so the
+ *    version says so.
+ * 7: `fork`: a forked chain's fork entries (its point, the upstream state fetched) by key
+ *    (fork/forkState.ts), written in the commits that carry them (a layout-6 database is no fork).
+ *    Additive; a layout-6 reader would not see the fork's state, and is refused by the version.
  */
-const DB_VERSION = 6
+const DB_VERSION = 7
 
 /**
  * Per-commit records (block and node records) left unmerged before the store merges them into a
@@ -66,7 +71,7 @@ interface ChainDB extends DBSchema {
    * Merged `blocks` and `nodeBatches` records (segments.ts), in the order they were merged. A
    * block in a later segment, or in `blocks`, is a newer version of it (stored again).
    */
-  segments: { key: number | string; value: StoredSegment | { filter: Uint8Array } }
+  segments: { key: number | string; value: StoredSegment | StoredFilters }
   /**
    * 'chain': which chain this is and where its head is. 'lease': which store (one per leader
    * tab) may write; only the newest opened one does.
@@ -132,7 +137,8 @@ export class IndexedDbStore implements Store {
           if (oldVersion < 3) database.createObjectStore('segments', { autoIncrement: true })
           // 4: nothing to move; new segments are written in its forms, and layout-3 ones read as they are.
           if (oldVersion < 5) database.createObjectStore('pool')
-          if (oldVersion < 6) database.createObjectStore('fork')
+          // 6: nothing to move; new merges write pieces, and layout-5 segments are read as they are.
+          if (oldVersion < 7) database.createObjectStore('fork')
         },
         // Another tab opening a newer layout: let it, this connection is done.
         blocking() {
@@ -162,7 +168,7 @@ export class IndexedDbStore implements Store {
       tx.objectStore('segments').getAllKeys(blockSegmentKeys()) as Promise<number[]>,
       tx.objectStore('segments').getAllKeys(nodeSegmentKeys()) as Promise<string[]>,
       tx.objectStore('segments').getAllKeys(nodeFilterKeys()) as Promise<string[]>,
-      tx.objectStore('segments').getAll(nodeFilterKeys()) as Promise<{ filter: Uint8Array }[]>,
+      tx.objectStore('segments').getAll(nodeFilterKeys()) as Promise<StoredFilters[]>,
       tx.objectStore('nodeBatches').getAll(),
       tx.objectStore('nodeBatches').getAllKeys(),
       tx.objectStore('blocks').getAllKeys(),
@@ -195,7 +201,7 @@ export class IndexedDbStore implements Store {
     }
     this.nodes.clear()
     if (older.length > 0) this.nodes.setOlder(new PackedNodes(older))
-    const filtersBySegment = new Map(filterKeys.map((key, i) => [segmentOfFilter(key), new NodeFilter(filters[i].filter)]))
+    const filtersBySegment = new Map(filterKeys.flatMap((key, i) => filtersOf(key, filters[i])))
     for (const id of nodeSegments) this.nodes.addSegment(id, filtersBySegment.get(id))
     batches.forEach((packed, i) => this.nodes.addRecord(batchKeys[i], packed))
     blockNumbers.forEach((number, i) => {
@@ -342,8 +348,15 @@ export class IndexedDbStore implements Store {
     })
     // Blocks and nodes apart (segments.ts): a start reads the blocks, the nodes when needed.
     const blockSegment = merged.length > 0 ? storedBlockSegment(merged) : undefined
-    const nodeSegment = batches.length > 0 ? await storedNodeSegment(batches) : undefined
-    const filter = batches.length > 0 ? NodeFilter.of(batches) : undefined
+    // The nodes in pieces of ~64 KB (each its own record), with one record of their filters: a
+    // trie read that misses memory reads one piece, not the whole merge's nodes (~2 MB).
+    const pieces = await Promise.all(
+      nodePieces(batches, batchKeys).map(async (piece) => ({
+        key: nodeSegmentKey(piece.firstKey),
+        segment: await storedNodeSegment(piece.batches),
+        filter: NodeFilter.of(piece.batches),
+      })),
+    )
 
     const tx = this.db.transaction(['meta', 'nodeBatches', 'blocks', 'segments'], 'readwrite', { durability: this.durability })
     await this.holdsLease(tx, tx.objectStore('meta').get('lease'))
@@ -357,13 +370,16 @@ export class IndexedDbStore implements Store {
       return
     }
     if (blockSegment) void tx.objectStore('segments').add(blockSegment).catch(() => {})
-    if (nodeSegment) void tx.objectStore('segments').add(nodeSegment, nodeSegmentKey(batchKeys[0])).catch(() => {})
-    if (filter) void tx.objectStore('segments').add({ filter: filter.bits }, nodeFilterKey(batchKeys[0])).catch(() => {})
+    for (const piece of pieces) void tx.objectStore('segments').add(piece.segment, piece.key).catch(() => {})
+    if (pieces.length > 0) {
+      const filters: StoredFilters = { pieces: pieces.map((piece) => ({ segment: piece.key, filter: piece.filter.bits })) }
+      void tx.objectStore('segments').add(filters, nodeFilterKey(batchKeys[0])).catch(() => {})
+    }
     if (batchKeys.length > 0) void tx.objectStore('nodeBatches').delete(IDBKeyRange.bound(batchKeys[0], batchKeys[batchKeys.length - 1])).catch(() => {})
     if (blockRange) void tx.objectStore('blocks').delete(blockRange).catch(() => {})
     await tx.done
     // The records merged are gone: the node reads their nodes from the segment from now on.
-    if (nodeSegment) this.nodes.addSegment(nodeSegmentKey(batchKeys[0]), filter, batchKeys[batchKeys.length - 1])
+    pieces.forEach((piece, i) => this.nodes.addSegment(piece.key, piece.filter, i === pieces.length - 1 ? batchKeys[batchKeys.length - 1] : undefined))
   }
 
   async wipe(): Promise<void> {
@@ -399,6 +415,35 @@ export class IndexedDbStore implements Store {
     await this.merging
     this.db.close()
   }
+}
+
+/**
+ * A merge's node filters as stored: layout 5 and before, one filter of the one node segment
+ * under the same digits; layout 6, the filters of its pieces, each naming its segment.
+ */
+type StoredFilters = { filter: Uint8Array } | { pieces: { segment: string; filter: Uint8Array }[] }
+
+function filtersOf(key: string, stored: StoredFilters): [string, NodeFilter][] {
+  if ('pieces' in stored) return stored.pieces.map(({ segment, filter }) => [segment, new NodeFilter(filter)])
+  return [[segmentOfFilter(key), new NodeFilter(stored.filter)]]
+}
+
+/** Raw bytes of trie nodes a node segment piece holds, at most (a per-commit record bigger than this is a piece of its own). */
+const PIECE_BYTES = 64 * 1024
+
+/** Consecutive per-commit node records grouped into pieces of about PIECE_BYTES. */
+function nodePieces(batches: Uint8Array[], keys: number[]): { firstKey: number; batches: Uint8Array[] }[] {
+  const pieces: { firstKey: number; batches: Uint8Array[] }[] = []
+  let bytes = Infinity
+  batches.forEach((batch, i) => {
+    if (bytes + batch.length > PIECE_BYTES) {
+      pieces.push({ firstKey: keys[i], batches: [] })
+      bytes = 0
+    }
+    pieces[pieces.length - 1].batches.push(batch)
+    bytes += batch.length
+  })
+  return pieces
 }
 
 /** How long after a load a merge that is due waits (ms). */

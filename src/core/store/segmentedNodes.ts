@@ -3,8 +3,11 @@ import { probesOf, type NodeFilter } from './nodeFilter.ts'
 import { PackedNodes } from './packing.ts'
 import type { NodeSource } from './store.ts'
 
-/** Node segments kept read, most recently used: a segment is ~1 MB of nodes, read in milliseconds. */
-const SEGMENTS_KEPT = 4
+/**
+ * Bytes of node segments kept read, most recently used: a piece of a merge is ~64 KB of nodes
+ * (layout 6; a whole merge's, ~2 MB, before). The last one read is kept whatever its size.
+ */
+const SEGMENT_CACHE_BYTES = 4 * 1024 * 1024
 
 /**
  * The trie nodes of the IndexedDB store as the node reads them (issue 21: not all in memory):
@@ -21,11 +24,15 @@ export class SegmentedNodes implements NodeSource {
   private recentRecords: { key: number; packed: Uint8Array }[] = []
   /** Newest last. */
   private readonly segments: { id: string; filter?: NodeFilter }[] = []
-  private readonly read = new Map<string, Promise<PackedNodes>>()
+  private readonly read = new Map<string, { nodes: Promise<PackedNodes>; bytes: number }>()
+  private cachedBytes = 0
 
   private older: PackedNodes | undefined
 
-  constructor(private readonly readSegment: (id: string) => Promise<Uint8Array>) {}
+  constructor(
+    private readonly readSegment: (id: string) => Promise<Uint8Array>,
+    private readonly cacheBytes = SEGMENT_CACHE_BYTES,
+  ) {}
 
   /** The nodes of the first layouts, read at load. */
   setOlder(nodes: PackedNodes): void {
@@ -84,20 +91,35 @@ export class SegmentedNodes implements NodeSource {
     this.recentRecords = []
     this.segments.length = 0
     this.read.clear()
+    this.cachedBytes = 0
     this.older = undefined
   }
 
   private segment(id: string): Promise<PackedNodes> {
-    let reading = this.read.get(id)
-    if (reading) {
+    const kept = this.read.get(id)
+    if (kept) {
       this.read.delete(id) // re-inserted: most recently used last
-    } else {
-      reading = this.readSegment(id).then((nodes) => new PackedNodes([nodes]))
-      // A failed read is tried again by the next miss.
-      reading.catch(() => this.read.delete(id))
-      if (this.read.size >= SEGMENTS_KEPT) this.read.delete(this.read.keys().next().value!)
+      this.read.set(id, kept)
+      return kept.nodes
     }
-    this.read.set(id, reading)
-    return reading
+    const entry = { nodes: this.readSegment(id).then((nodes) => new PackedNodes([nodes])), bytes: 0 }
+    this.read.set(id, entry)
+    entry.nodes.then(
+      (nodes) => {
+        if (this.read.get(id) !== entry) return
+        entry.bytes = nodes.records[0].length
+        this.cachedBytes += entry.bytes
+        for (const [oldest, evicted] of this.read) {
+          if (this.cachedBytes <= this.cacheBytes || oldest === id) break
+          this.read.delete(oldest)
+          this.cachedBytes -= evicted.bytes
+        }
+      },
+      // A failed read is tried again by the next miss.
+      () => {
+        if (this.read.get(id) === entry) this.read.delete(id)
+      },
+    )
+    return entry.nodes
   }
 }

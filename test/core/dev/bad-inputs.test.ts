@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib'
 import { beforeEach, expect, test } from 'vitest'
 import type { Node } from '../../../src/core/node.ts'
-import { SYSTEM_CONTRACTS } from '../../../src/core/rollup/systemContracts.ts'
+import { systemContracts } from '../../../src/core/rollup/systemContracts.ts'
 import { expectRpcError } from '../../support/expectRpc.ts'
 import { rpc, startNode } from '../../support/chain.ts'
 
@@ -83,7 +83,7 @@ test('the dump lists every account of the head state, addresses and slots in ord
   const addresses = Object.keys(dump.accounts)
   expect(addresses).toEqual([...addresses].sort())
   // The ten dev accounts, the 20 rich wallets, the system contracts and A.
-  expect(addresses).toHaveLength(10 + 20 + SYSTEM_CONTRACTS.length + 1)
+  expect(addresses).toHaveLength(10 + 20 + (await systemContracts()).length + 1)
   expect(dump.accounts[A]).toEqual({
     nonce: 0,
     balance: '0x0',

@@ -17,11 +17,12 @@ function segments(count: number) {
   const store = (id: string, packed: Uint8Array) => stored.set(id, packed)
   const reads: string[] = []
   let fail = false
+  // A cache of ~4 of these segments.
   const nodes = new SegmentedNodes(async (id) => {
     if (fail) throw new Error('the disk said no')
     reads.push(id)
     return stored.get(id)!
-  })
+  }, 4 * 90)
   for (let s = 0; s < count; s++) {
     const packed = packNodes(new Map([[key(s), value(s)], [`preimage:${s}`, value(s)]]))
     stored.set(`n${s}`, packed)
@@ -38,7 +39,7 @@ test('a read reads the segments that may hold its key, not the others, and keeps
   expect(await nodes.get('preimage:7')).toEqual(value(7))
   expect(reads).toEqual(['n3', 'n7'])
   expect(await nodes.get(key(99))).toBeUndefined()
-  // At most SEGMENTS_KEPT (4) stay read: after five others, n3 is read again.
+  // Four stay read: after five others, n3 is read again.
   for (const s of [0, 1, 2, 4, 5]) await nodes.get(key(s))
   await nodes.get(key(3))
   expect(reads.filter((id) => id === 'n3')).toHaveLength(2)

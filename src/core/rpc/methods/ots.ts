@@ -3,14 +3,27 @@ import type { BlockRef } from '../../chain/chain.ts'
 import type { BlockRecord, TransactionRecord } from '../../chain/records.ts'
 import { InternalError, ServerError } from '../../errors.ts'
 import type { Node } from '../../node.ts'
-import { addressIndexOf, type Posting } from '../../trace/addressIndex.ts'
-import { CallTreeView, FailureOutput, internalOperations, otsTraceEntries } from '../../trace/otterscan.ts'
-import { traceTransaction } from '../../trace/replay.ts'
+import type { Posting } from '../../trace/addressIndex.ts'
+import type { Tracer } from '../../trace/tracer.ts'
 import { formatBlock } from '../format/block.ts'
 import { formatReceipt } from '../format/receipt.ts'
 import { formatMinedTransaction } from '../format/transaction.ts'
 import { method, type MethodTable } from '../method.ts'
 import { address, blockRef, custom, hash, parseBlockRef, parseNumberish, quantity } from '../params.ts'
+
+/**
+ * The Otterscan views, the replay and the address index load on the first ots_ call that needs
+ * them (onDemand.ts: a lazy chunk in the worker's bundle): a page that never serves Otterscan never
+ * downloads them.
+ */
+const otterscan = () => import('./onDemand.ts')
+const addressIndex = async (node: Node) => (await import('./onDemand.ts')).addressIndexOf(node)
+
+/** Re-executes a mined transaction under `tracer` (trace/replay.ts), within eth_call's time limit. */
+async function replayed(node: Node, tx: TransactionRecord, tracer: Tracer): Promise<unknown> {
+  const { traceTransaction } = await import('./onDemand.ts')
+  return traceTransaction(node, tx, tracer, node.config.limits.evmTimeoutMs)
+}
 
 /** Otterscan needs at least this level (its params.ts); anvil answers it too. */
 const API_LEVEL = 8
@@ -96,21 +109,26 @@ export const otsMethods: MethodTable = {
     return account?.isContract() ?? false
   }),
 
-  ots_getInternalOperations: method([hash('transactionHash')], async (node, [txHash]) =>
-    traceTransaction(node, minedOrUnavailable(node, txHash), new CallTreeView(internalOperations), node.config.limits.evmTimeoutMs),
-  ),
+  ots_getInternalOperations: method([hash('transactionHash')], async (node, [txHash]) => {
+    const tx = minedOrUnavailable(node, txHash)
+    const { CallTreeView, internalOperations } = await otterscan()
+    return replayed(node, tx, new CallTreeView(internalOperations))
+  }),
 
   // anvil: [] for an unknown transaction.
   ots_traceTransaction: method([hash('transactionHash')], async (node, [txHash]) => {
     const tx = node.chain.transaction(txHash)
-    return tx ? traceTransaction(node, tx, new CallTreeView(otsTraceEntries), node.config.limits.evmTimeoutMs) : []
+    if (!tx) return []
+    const { CallTreeView, otsTraceEntries } = await otterscan()
+    return replayed(node, tx, new CallTreeView(otsTraceEntries))
   }),
 
   // The revert data of a failed transaction (re-executed: receipts do not keep it); "0x" otherwise.
   ots_getTransactionError: method([hash('transactionHash')], async (node, [txHash]) => {
     const tx = node.chain.transaction(txHash)
     if (!tx || tx.receipt.status === 1) return '0x'
-    return traceTransaction(node, tx, new FailureOutput(), node.config.limits.evmTimeoutMs)
+    const { FailureOutput } = await otterscan()
+    return replayed(node, tx, new FailureOutput())
   }),
 
   ots_getBlockDetails: method([otsBlock('block')], (node, [ref]) => blockDetails(blockOrNotFound(node, ref))),
@@ -133,7 +151,7 @@ export const otsMethods: MethodTable = {
 
   // Transactions of `address` in blocks before `block` (0: from the head), newest first.
   ots_searchTransactionsBefore: method([address('address'), count('block'), count('pageSize')], async (node, [who, before, pageSize]) => {
-    const postings = await addressIndexOf(node).of(who)
+    const postings = await (await addressIndex(node)).of(who)
     const older = postings.filter((posting) => before === 0 || posting.block < BigInt(before)).reverse()
     const { page, more } = pageOf(older, pageSize)
     return searchResult(node, page, before === 0 || BigInt(before) > node.chain.head.number, !more)
@@ -141,7 +159,7 @@ export const otsMethods: MethodTable = {
 
   // Transactions of `address` in blocks after `block` (0: from the start), newest first.
   ots_searchTransactionsAfter: method([address('address'), count('block'), count('pageSize')], async (node, [who, after, pageSize]) => {
-    const postings = await addressIndexOf(node).of(who)
+    const postings = await (await addressIndex(node)).of(who)
     const newer = postings.filter((posting) => posting.block > BigInt(after))
     const { page, more } = pageOf(newer, pageSize)
     return searchResult(node, page.reverse(), !more, after === 0)
@@ -151,5 +169,5 @@ export const otsMethods: MethodTable = {
     node.chain.transactionBySenderAndNonce(sender, nonce)?.hash ?? null,
   ),
 
-  ots_getContractCreator: method([address('address')], async (node, [who]) => (await addressIndexOf(node).creatorOf(who)) ?? null),
+  ots_getContractCreator: method([address('address')], async (node, [who]) => (await (await addressIndex(node)).creatorOf(who)) ?? null),
 }

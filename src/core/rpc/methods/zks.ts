@@ -4,7 +4,6 @@ import { bigIntToHex, createAddressFromString, hexToBytes, setLengthLeft } from 
 import { bytesToHex } from '../../hexText.ts'
 import type { Node } from '../../node.ts'
 import { estimateGasAt } from '../../exec/estimateGas.ts'
-import { decodeRawTransaction } from '../../exec/rawTransaction.ts'
 import { batchDetails, blockDetails, transactionDetails } from '../../rollup/details.ts'
 import { simulateTransaction } from '../../rollup/detailedOutput.ts'
 import { batchFeeInput, feeParams, GAS_PER_PUBDATA_LIMIT, L1_GAS_PRICE } from '../../rollup/feeModel.ts'
@@ -48,7 +47,7 @@ function parseTokenLimit(value: unknown): number {
  * transaction is refused, not pooled.
  */
 const sendRawTransactionWithDetailedOutput: MethodSpec = method([data('transaction')], async (node, [raw]) => {
-  const signed = decodeRawTransaction(raw, node.common)
+  const signed = await node.decodeTransaction(raw)
   await node.admit(signed)
   const head = node.chain.head
   const sandbox = await node.sandbox(head)

@@ -2,7 +2,6 @@ import { bigIntToHex, createAddressFromString, hexToBytes, type PrefixedHexStrin
 import { mineBlocks, checkNextTimestamp } from '../../../dev/mining.ts'
 import { resetChain, setUpstreamUrl } from '../../../dev/reset.ts'
 import { revertToSnapshot, takeSnapshot } from '../../../dev/snapshots.ts'
-import { dumpState, loadState } from '../../../dev/stateDump.ts'
 import { setBalance, setCode, setNonce, setStorageAt } from '../../../dev/stateEdits.ts'
 import type { Node } from '../../../node.ts'
 import { parseMineOptions, parseResetOptions, parseSnapshotId, parseUpstreamUrl, uint, word } from '../../devParams.ts'
@@ -23,9 +22,11 @@ export const setCodeAction = action([address('address'), data('code')], (node, [
 export const setStorageAtAction = action([address('address'), word('slot'), word('value')], (node, [who, slot, value]) =>
   setStorageAt(node, who, slot, value),
 )
-export const dumpStateAction = action([], (node) => dumpState(node))
+// The state dump's code loads on first use (onDemand.ts: a lazy chunk in the worker's bundle).
+const stateDump = () => import('../onDemand.ts')
+export const dumpStateAction = action([], async (node) => (await stateDump()).dumpState(node))
 export const loadStateAction = action([data('state')], async (node, [state]) => {
-  await loadState(node, state)
+  await (await stateDump()).loadState(node, state)
   return true
 })
 

@@ -1,6 +1,5 @@
 import { bigIntToHex } from '@ethereumjs/util'
 import { bytesToHex } from '../../../hexText.ts'
-import { createAccessList } from '../../../exec/accessList.ts'
 import { assertSuccess, runCall } from '../../../exec/call.ts'
 import { inCallSandbox } from '../../../exec/callSandbox.ts'
 import { captureConsole } from '../../../exec/console/capture.ts'
@@ -21,9 +20,11 @@ export const executionMethods: MethodTable = {
   }),
 
   // geth's: the list, the gas used with it, and the failure (a revert too) as `error`, not a refusal.
-  eth_createAccessList: method([callRequest('call'), blockOrLatest(), optional(stateOverrides('stateOverrides'))], (node, [request, ref, overrides]) =>
-    inCallSandbox(node, ref, request, overrides, ({ vm, context, gas }) => createAccessList(vm, context, request, gas)),
-  ),
+  eth_createAccessList: method([callRequest('call'), blockOrLatest(), optional(stateOverrides('stateOverrides'))], async (node, [request, ref, overrides]) => {
+    // Loaded on the first call (onDemand.ts: a lazy chunk in the worker's bundle).
+    const { createAccessList } = await import('../onDemand.ts')
+    return inCallSandbox(node, ref, request, overrides, ({ vm, context, gas }) => createAccessList(vm, context, request, gas))
+  }),
 
   eth_estimateGas: method([callRequest('call'), blockOrLatest(), optional(stateOverrides('stateOverrides'))], async (node, [request, ref, overrides]) =>
     // No console.log output, as in Hardhat: wallets estimate before nearly every send, and each

@@ -1,6 +1,5 @@
 import { stateRootOf } from '../../../chain/records.ts'
 import { SimulationError, SimulationErrorCode } from '../../../errors.ts'
-import { simulate } from '../../../exec/simulate.ts'
 import { formatBlock } from '../../format/block.ts'
 import { formatLog } from '../../format/log.ts'
 import { method, type MethodTable } from '../../method.ts'
@@ -18,6 +17,8 @@ export const simulateMethods: MethodTable = {
     const base = node.block(ref)
     // A sandbox of its own, dropped afterwards: the simulation commits block after block in it
     // (state roots are read between blocks, which an open checkpoint would not allow).
+    // Loaded on the first call (onDemand.ts: a lazy chunk in the worker's bundle).
+    const { simulate } = await import('../onDemand.ts')
     const sandbox = await node.state.freshSandbox(stateRootOf(base))
     const results = await sandbox.read((vm) =>
       simulate(

@@ -1,7 +1,6 @@
 import type { PrefixedHexString } from '@ethereumjs/util'
 import type { BlockRecord, TransactionRecord } from '../../../chain/records.ts'
 import { TransactionSyncTimeoutError } from '../../../errors.ts'
-import { decodeRawTransaction } from '../../../exec/rawTransaction.ts'
 import type { Node } from '../../../node.ts'
 import { formatReceipt } from '../../format/receipt.ts'
 import { formatMinedTransaction, formatTransaction } from '../../format/transaction.ts'
@@ -42,13 +41,11 @@ function minedWithin(node: Node, hash: PrefixedHexString, timeoutMs: number): Pr
 
 /** Submitting transactions and reading them back, mined or pending. */
 export const transactionMethods: MethodTable = {
-  eth_sendRawTransaction: method([data('transaction')], (node, [raw]) =>
-    node.submit(decodeRawTransaction(raw, node.common)),
-  ),
+  eth_sendRawTransaction: method([data('transaction')], async (node, [raw]) => node.submit(await node.decodeTransaction(raw))),
 
   // EIP-7966: the receipt instead of the hash. The timeout (ms) is capped, as geth caps it.
   eth_sendRawTransactionSync: method([data('transaction'), optional(numberish('timeout'))], async (node, [raw, timeout]) => {
-    const hash = await node.submit(decodeRawTransaction(raw, node.common))
+    const hash = await node.submit(await node.decodeTransaction(raw))
     const timeoutMs = timeout === undefined || timeout === 0n ? SYNC_TIMEOUT_MS : Math.min(Number(timeout), SYNC_TIMEOUT_MAX_MS)
     const tx = await minedWithin(node, hash, timeoutMs)
     return formatReceipt(tx, node.chain.byNumber(tx.blockNumber)!)
