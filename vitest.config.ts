@@ -4,6 +4,7 @@ import { configDefaults, defineConfig } from 'vitest/config'
 import pagenode from './src/vite/plugin.ts'
 import { buildServiceWorkerScript } from './scripts/build/serviceWorkerScript.ts'
 import { stopServiceWorkers } from './test/support/browser/commands.ts'
+import { setForkUpstream, startForkUpstream, stopForkUpstream } from './test/support/browser/forkUpstream.ts'
 import { staleServiceWorker } from './test/support/browser/staleServiceWorker.ts'
 import { browserDeps } from './vite.config.ts'
 import { chromiumArgs, chromiumPath } from './scripts/chromium.ts'
@@ -61,7 +62,7 @@ export default defineConfig({
             // Vitest ignores launchOptions.headless; this is the switch that counts.
             headless: true,
             instances: [{ browser: 'chromium' }],
-            commands: { stopServiceWorkers },
+            commands: { stopServiceWorkers, startForkUpstream, setForkUpstream, stopForkUpstream },
                 provider: playwright({
               launchOptions: {
                 executablePath: chromiumPath,

@@ -8,7 +8,7 @@
  * calls on a MessagePort of their own (requestPort.ts), where every microsecond is latency.
  */
 import type { ConsoleOutput } from '../core/node.ts'
-import type { Limits, MiningConfig } from '../core/config.ts'
+import type { ForkConfig, Limits, MiningConfig } from '../core/config.ts'
 import type { RequesterWire, ResponderWire } from './reliableChannel.ts'
 
 export type Durability = 'relaxed' | 'strict'
@@ -18,6 +18,8 @@ export interface WorkerOptions {
   name: string
   persist: boolean
   chainId?: number
+  /** The chain to fork (NodeConfig.fork); a persisted chain that is a fork continues without it. */
+  fork?: ForkConfig
   /** Bytes of deployed code a contract may have; false: no limit (NodeConfig.codeSizeLimit). */
   codeSizeLimit?: number | false
   /** Hardhat's throwOnTransactionFailures: under automine, a failing transaction's send is an error (it is mined all the same). */

@@ -8,6 +8,8 @@ export interface CliOptions {
   port: number
   chainId: number
   mining: MiningConfig
+  /** The chain to fork (--fork-url, --fork-block-number). */
+  fork?: { url: string; blockNumber?: bigint }
   /** The state file; absent: the chain lives in memory and ends with the process. */
   state?: string
   /** Keep the valid prefix of a damaged state file, its original copied aside (--state-recover). */
@@ -61,6 +63,10 @@ Options:
   --mining <mode>        auto: a block per transaction (default)
                          interval=<ms>: a block every <ms> milliseconds
                          manual: transactions wait in the pool
+  --fork-url <url>       fork the chain at <url> (its state read as needed, kept in --state);
+                         the chain id is the upstream's unless --chain-id is given
+  --fork-block-number <n>
+                         the block to fork at (default: the upstream's head at start)
   --state <file>         keep the chain in <file>: loaded at start, every change saved
                          before it is acknowledged (blocks, the pool, dev-node settings),
                          compacted at exit; --mining given at start wins over the saved mode
@@ -91,6 +97,7 @@ Examples:
   npx pagenode
   npx pagenode --port 8545 --chain-id 0x10e --mining interval=2000
   npx pagenode --state .pagenode/chain.state --verbose
+  npx pagenode --fork-url https://rpc.example.org --state .pagenode/fork.state
 `
 
 const spec = {
@@ -98,6 +105,8 @@ const spec = {
   port: { type: 'string', short: 'p' },
   'chain-id': { type: 'string' },
   mining: { type: 'string' },
+  'fork-url': { type: 'string' },
+  'fork-block-number': { type: 'string' },
   state: { type: 'string' },
   'state-recover': { type: 'boolean' },
   accounts: { type: 'string', short: 'a' },
@@ -113,6 +122,25 @@ const spec = {
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'V' },
 } as const
+
+function parseFork(url: string | undefined, blockNumber: string | undefined): CliOptions['fork'] {
+  if (url === undefined) {
+    if (blockNumber !== undefined) throw new UsageError('--fork-block-number needs --fork-url <url>: the chain to fork')
+    return undefined
+  }
+  let protocol: string | undefined
+  try {
+    protocol = new URL(url).protocol
+  } catch {
+    protocol = undefined
+  }
+  if (protocol !== 'http:' && protocol !== 'https:') throw new UsageError(`--fork-url must be an http:// or https:// URL, got '${url}'`)
+  if (blockNumber === undefined) return { url }
+  if (!/^(0|[1-9][0-9]*|0x[0-9a-fA-F]+)$/.test(blockNumber)) {
+    throw new UsageError(`--fork-block-number must be a block number (decimal or 0x-hex), got '${blockNumber}'`)
+  }
+  return { url, blockNumber: BigInt(blockNumber) }
+}
 
 function parseStateRecover(recover: boolean, state: string | undefined): boolean {
   if (recover && state === undefined) throw new UsageError('--state-recover needs --state <file>: the state file to recover')
@@ -138,6 +166,7 @@ export function parseCliArgs(argv: string[]): CliCommand {
       port: parsePort(values.port ?? String(CLI_DEFAULTS.port)),
       chainId: parseChainId(values['chain-id'] ?? String(CLI_DEFAULTS.chainId)),
       mining: parseMining(values.mining ?? 'auto'),
+      fork: parseFork(values['fork-url'], values['fork-block-number']),
       state: values.state === undefined ? undefined : parseStatePath(values.state),
       stateRecover: parseStateRecover(values['state-recover'] ?? false, values.state),
       accounts: parseAccounts(values.accounts ?? String(CLI_DEFAULTS.accounts)),

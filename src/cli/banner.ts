@@ -1,5 +1,6 @@
 import { toChecksumAddress } from '@ethereumjs/util'
 import { DEV_MNEMONIC, VERSION, type MiningConfig, type Pagenode } from '../core/index.ts'
+import { upstreamHost } from '../core/fork/upstream.ts'
 
 export interface BannerFacts {
   node: Pagenode
@@ -26,6 +27,7 @@ export async function formatBanner({ node, mining, url, state, notes }: BannerFa
     `pagenode v${VERSION}`,
     '',
     `Chain ID:   ${node.chainId} (0x${node.chainId.toString(16)})`,
+    ...(node.fork ? [`Fork:       ${upstreamHost(node.fork.url)} at block ${node.fork.blockNumber}`] : []),
     `Mining:     ${mining ? describeMining(mining) : 'a block at the interval saved in the state file'}`,
     `Gas price:  ${BigInt(gasPrice as string)} wei`,
     `State:      ${state ?? 'in memory (gone at exit; keep it with --state <file>)'}`,

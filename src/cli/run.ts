@@ -1,6 +1,6 @@
 import { dirname } from 'node:path'
-import { createNode, DEFAULT_LIMITS, type MiningConfig, type Pagenode } from '../core/index.ts'
-import type { CliOptions } from './args.ts'
+import { createNode, DEFAULT_LIMITS, UpstreamError, type MiningConfig, type Pagenode } from '../core/index.ts'
+import { CLI_DEFAULTS, type CliOptions } from './args.ts'
 import { formatBanner } from './banner.ts'
 import { CliError } from './cliError.ts'
 import { formatConsoleLog } from './consoleLogOutput.ts'
@@ -46,9 +46,11 @@ export async function startPagenode(options: CliOptions, out: Output): Promise<R
     throw listenError(error, options)
   })
   try {
-    store = options.state === undefined ? undefined : await openStateFile(options.state, options.chainId, options.stateRecover)
+    store = options.state === undefined ? undefined : await openStateFile(options.state, options.given.has('chain-id') ? options.chainId : undefined, options.stateRecover)
     node = await createNode({
-      chainId: options.chainId,
+      // A fork takes the upstream's chain id unless one is given (a stored fork, the one it took).
+      chainId: options.fork && !options.given.has('chain-id') ? undefined : options.chainId,
+      fork: options.fork,
       // Given on the command line, it wins over the mode a state file saved; else the saved one holds.
       mining: options.given.has('mining') ? options.mining : undefined,
       accounts: options.accounts,
@@ -62,6 +64,8 @@ export async function startPagenode(options: CliOptions, out: Output): Promise<R
       // A bug in pagenode: one line, or with --verbose its params and the stacks of its causes.
       onInternalError: (error, call) => out.error(formatInternalError(error, call, options.verbose)),
     }).catch((error: unknown) => {
+      // The fork's upstream failing at start is about the upstream, not the file.
+      if (error instanceof UpstreamError) throw new CliError(`cannot fork: ${error.message}`)
       // With a state file, a node that cannot open is about the file (ChainStoreError & co.).
       if (options.state !== undefined) throw new CliError(`cannot use state file ${options.state}: ${(error as Error).message}`)
       throw error
@@ -97,7 +101,8 @@ export async function startPagenode(options: CliOptions, out: Output): Promise<R
   }
 }
 
-async function openStateFile(path: string, chainId: number, recover: boolean): Promise<FileStore> {
+/** `chainId`: the one given on the command line (undefined: the default, which a stored fork's own replaces). */
+async function openStateFile(path: string, chainId: number | undefined, recover: boolean): Promise<FileStore> {
   let store: FileStore
   try {
     store = await FileStore.open(path, { recover })
@@ -105,11 +110,12 @@ async function openStateFile(path: string, chainId: number, recover: boolean): P
     throw stateFileError(error as NodeJS.ErrnoException, path)
   }
   // Checked here, before the node, to answer in terms of flags rather than of the core's config.
-  const stored = await store.meta()
-  if (stored && stored.chainId !== chainId) {
+  const stored = await store.load()
+  const expected = chainId ?? (stored?.fork ? undefined : CLI_DEFAULTS.chainId)
+  if (stored && expected !== undefined && stored.meta.chainId !== expected) {
     await store.close()
     throw new CliError(
-      `state file ${path} holds chain id ${stored.chainId}, not ${chainId}: start with --chain-id ${stored.chainId}, or use another --state file`,
+      `state file ${path} holds chain id ${stored.meta.chainId}, not ${expected}: start with --chain-id ${stored.meta.chainId}, or use another --state file`,
     )
   }
   return store

@@ -1,4 +1,4 @@
-import type { Limits, MiningConfig } from '../core/config.ts'
+import type { ForkConfig, Limits, MiningConfig } from '../core/config.ts'
 import type { Durability, FromWorker, NodeInfo, Role, ToWorker, WorkerEvent } from '../bridge/protocol.ts'
 import { DISCONNECTED, PagenodeProvider } from './provider.ts'
 import { RequestPort } from '../bridge/requestPort.ts'
@@ -12,7 +12,14 @@ export interface StartOptions {
   name?: string
   /** false: a memory chain, fresh on every load and private to this tab. */
   persist?: boolean
+  /** The chain id; on a fork, the upstream's when absent. */
   chainId?: number
+  /**
+   * Fork a live chain (createNode's `fork`): the node worker fetches its state from `url` as it
+   * needs it, so the upstream must allow this page's origin (CORS). A persisted chain keeps what
+   * it fetched in IndexedDB and continues the fork at the next load, offline too.
+   */
+  fork?: ForkConfig
   mining?: MiningConfig
   /** Bytes of deployed code a contract may have (EIP-170: 24,576); false: no limit, initcode included. */
   codeSizeLimit?: number | false
@@ -156,6 +163,7 @@ export async function startNode(options: StartOptions = {}): Promise<PageNode> {
       name,
       persist: options.persist ?? true,
       chainId: options.chainId,
+      fork: options.fork,
       mining: options.mining,
       codeSizeLimit: options.codeSizeLimit,
       throwOnTransactionFailures: options.throwOnTransactionFailures,

@@ -55,10 +55,22 @@ export interface Limits {
   stateCacheNodes: number
 }
 
+/** A chain to fork (docs/api.md, "Forking a live chain"). */
+export interface ForkConfig {
+  /** The upstream's JSON-RPC endpoint (http: or https:). */
+  url: string
+  /** The block to fork at; the upstream's head at start when absent (resolved once, then pinned). */
+  blockNumber?: bigint | number
+  /** Per request to the upstream, in ms (default 20,000): a slower answer is retried. */
+  timeoutMs?: number
+  /** Retries of a request that failed on the network, timed out or got HTTP 429/5xx (default 3). */
+  retries?: number
+}
+
 export interface NodeConfig {
   /**
    * Chain id (default 260, like anvil-zksync and viem's zksyncInMemoryNode: docs/zksync.md, "Chain
-   * model").
+   * model"; on a fork, the upstream's).
    */
   chainId?: number
   /** BIP-39 mnemonic of the dev accounts. Their keys are public: a dev node only. */
@@ -86,6 +98,11 @@ export interface NodeConfig {
   limits?: Partial<Limits>
   /** Where the chain is kept; a fresh in-memory store when absent. */
   store?: Store
+  /**
+   * Fork a live chain: its state at the fork block is read from `url` as the node needs it, and
+   * kept in the store. A store that holds a fork continues it without this option.
+   */
+  fork?: ForkConfig
   /** Clock in milliseconds; tests pin it. */
   now?: () => number
   /**

@@ -248,6 +248,25 @@ export class ChainStoreError extends RpcError {
   }
 }
 
+// ---- a forked chain's upstream ----
+
+/**
+ * The upstream of a forked chain (core/fork/) failed to answer what the node needed: it could not
+ * be reached, timed out, answered an HTTP error or a JSON-RPC error, or (in a page) refused the
+ * cross-origin request. -32603, as anvil answers when its fork's upstream fails. `upstream`: the
+ * upstream's origin, without credentials, which the message names too. `cause`: the failure.
+ */
+export class UpstreamError extends RpcError {
+  constructor(
+    readonly upstream: string,
+    message: string,
+    options: RpcErrorOptions = {},
+  ) {
+    super(ErrorCode.internal, message, options.data, options)
+    this.name = 'UpstreamError'
+  }
+}
+
 // ---- wallets ----
 
 /** EIP-1193 4100: the node cannot act for this account (no key, not impersonated). */

@@ -37,6 +37,8 @@ import { EphemeralStore } from './store/memoryStore.ts'
 import { SCHEMA_VERSION, type OlderBlocks, type PersistedChain, type Store } from './store/store.ts'
 import { TrieNodeStore } from './store/trieNodeStore.ts'
 import { servedAtHead } from './rpc/servedAtHead.ts'
+import { openFork } from './fork/openFork.ts'
+import type { ForkState } from './fork/forkState.ts'
 
 export interface RequestArguments {
   method: string
@@ -152,6 +154,34 @@ export class Node {
     return BigInt(this.config.chainId)
   }
 
+  /** The fork under this chain's state, if it is a fork (fork/forkState.ts). */
+  get fork(): ForkState | undefined {
+    return this.state.fork
+  }
+
+  /**
+   * Makes `fork` the chain's fork (at start, and anvil_reset): the state reads through to it, each
+   * commit carries what it fetched, and what a read fetched (an eth_call commits nothing) is
+   * stored soon after on its own.
+   */
+  useFork(fork: ForkState | undefined): void {
+    this.state.setFork(fork)
+    this.writer.fork = fork
+    if (!fork) return
+    let scheduled = false
+    fork.onFetched = () => {
+      if (scheduled || this.closed) return
+      scheduled = true
+      setTimeout(() => {
+        scheduled = false
+        if (this.closed) return
+        // Under the miner's lock: never between a reset's wipe and its new genesis. A refused
+        // commit is the writer's to roll back; the entries stay for the next commit.
+        this.miner.exclusive(() => this.writer.persist()).catch(() => {})
+      })
+    }
+  }
+
   async request({ method, params }: RequestArguments): Promise<unknown> {
     if (this.closed) throw new ServerError('the node is closed')
     const spec = Object.hasOwn(methods, method) ? methods[method] : undefined
@@ -252,6 +282,8 @@ export class Node {
     // Let a block being mined finish its commit before the store goes away.
     await this.miner.lock.acquire()
     this.miner.lock.release()
+    // What reads fetched from a fork's upstream since the last commit: kept for the next start.
+    if (this.fork?.changed) await this.writer.persist().catch(() => {})
     await this.store.close()
   }
 
@@ -388,14 +420,17 @@ export class Node {
 }
 
 export async function createNode(options: NodeConfig = {}): Promise<Node> {
-  const config = resolveConfig(options)
-  const common = createChainCommon(config.chainId)
+  const resolved = resolveConfig(options)
   const store = options.store ?? new EphemeralStore()
   // The store reads (IndexedDB: off this thread) while the dev accounts are derived here.
   const loading = store.load()
   loading.catch(() => {}) // awaited below, after the accounts
-  const accounts = await deriveDevAccounts(config.mnemonic, config.accounts)
+  const accounts = await deriveDevAccounts(resolved.mnemonic, resolved.accounts)
   const persisted = await loading
+  // A fork takes the upstream's chain id (or the one it was stored with).
+  const fork = await openFork(options, { chain: persisted !== undefined, fork: persisted?.fork })
+  const config: ResolvedConfig = fork ? { ...resolved, chainId: fork.point.chainId } : resolved
+  const common = createChainCommon(config.chainId)
   const nodes = new TrieNodeStore(store.nodes, config.limits.stateCacheNodes)
   const chain = new Chain()
   // BLOCKHASH reads the hash the chain indexed, not a decoded header's.
@@ -408,6 +443,7 @@ export async function createNode(options: NodeConfig = {}): Promise<Node> {
     },
     config.codeSizeLimit,
   )
+  state.setFork(fork)
   const clock = new BlockClock(config.now)
   const writer = new ChainWriter(store, chain, nodes, config.chainId)
   // Stored blocks, restored or mined, are kept as their bytes, decoded while recently read.
@@ -423,12 +459,15 @@ export async function createNode(options: NodeConfig = {}): Promise<Node> {
     // The state's nodes are read from the store by need (TrieNodeStore.get): a start that answers
     // from the chain alone never waits for them, and its first state read reads only its path.
     await state.vm.stateManager.setStateRoot(stateRootOf(chain.tip))
+    // Stored already: only what is fetched from now on is written.
+    fork?.drainNew()
   } else {
     chain.append(await createGenesis(state, common, config, accounts, clock.now()))
     writer.enqueue(chain.tip)
     await writer.durable(0n)
   }
   const node = new Node(config, common, accounts, chain, state, clock, store, writer)
+  node.useFork(fork)
   if (persisted) {
     // The pool and the settings as last stored: a restart resumes where the node stood.
     node.pool.load((persisted.pool ?? []).map(([seq, bytes]) => ({ ...decodePoolEntry(bytes, common), seq })))

@@ -64,8 +64,18 @@ export interface PagenodeSession {
   close(): void
 }
 
+/** What a forked chain forked (`Pagenode.fork`). */
+export interface ForkInfo {
+  /** The upstream's URL, as given. */
+  url: string
+  /** The block forked at: the local chain's state starts from the upstream's after it. */
+  blockNumber: bigint
+}
+
 export interface Pagenode {
   readonly chainId: number
+  /** What this chain forked, if it is a fork (the `fork` option, a stored fork, anvil_reset). */
+  readonly fork: ForkInfo | undefined
   /** The dev accounts: `eth_accounts`, with their keys. */
   readonly accounts: readonly DevAccountKey[]
   /**
@@ -111,6 +121,10 @@ export async function createNode(options: NodeConfig = {}): Promise<Pagenode> {
   })
   return {
     chainId: node.config.chainId,
+    get fork() {
+      const point = node.fork?.point
+      return point && { url: point.url, blockNumber: point.blockNumber }
+    },
     accounts,
     get loggingEnabled() {
       return node.loggingEnabled

@@ -167,6 +167,7 @@ async function openNode(options: WorkerOptions): Promise<Node> {
   try {
     return await createNode({
       chainId: options.chainId,
+      fork: options.fork,
       mining: options.mining,
       codeSizeLimit: options.codeSizeLimit,
       throwOnTransactionFailures: options.throwOnTransactionFailures,

@@ -1,5 +1,5 @@
 /**
- * Node: the dev-node controls (mining mode, snapshots, time travel, reset), where the chain is
+ * Node: the dev-node controls (mining mode, snapshots, time travel, fork, reset), where the chain is
  * stored, and what the node is (role among tabs, chain, client, endpoint). What the node can
  * change without a new block (mining mode, the pool, the role) is re-read on a timer while the
  * panel is open; the rest follows new heads.
@@ -8,6 +8,7 @@ import { impersonation } from '../accounts/impersonation.ts'
 import { aboutSection } from '../node/about.ts'
 import { readDevSettings } from '../node/devSettings.ts'
 import { miningSection } from '../node/mining.ts'
+import { forkSection } from '../node/fork.ts'
 import { resetSection } from '../node/reset.ts'
 import { snapshotsSection } from '../node/snapshots.ts'
 import { storageSection } from '../node/storage.ts'
@@ -40,20 +41,24 @@ export const nodePanel: Panel = {
       await session.request('evm_mine')
     })
     const storage = storageSection()
-    const reset = resetSection(session, () => {
+    const afterReset = () => {
       void refreshSettings()
       void impersonation(session).refresh()
-    })
+      void fork.refresh()
+    }
+    const reset = resetSection(session, afterReset)
+    const fork = forkSection(session, afterReset)
 
     root.append(
       h('h2', {}, 'Node'),
-      h('div', { class: 'node-grid' }, mining.element, snapshots.element, time.element, about.element, storage.element, reset),
+      h('div', { class: 'node-grid' }, mining.element, snapshots.element, time.element, about.element, storage.element, fork.element, reset),
     )
 
     // The node keeps its dev settings with the chain: a reload or a takeover shows them as read.
     session.onRole(() => {
       about.refresh()
       void refreshSettings()
+      void fork.refresh()
     })
 
     refreshNow = () => {

@@ -248,12 +248,19 @@ export class FileStore implements Store {
     const records = [fileHeader()]
     let nodes = new Map<string, Uint8Array>()
     let blocks: ChainCommit['blocks'] = []
+    let fork = new Map<string, Uint8Array>()
     let bytes = 0
     const flush = () => {
-      records.push(encodeRecord({ meta: chain.meta, nodes, blocks }))
+      records.push(encodeRecord({ meta: chain.meta, nodes, blocks, fork }))
       nodes = new Map()
       blocks = []
+      fork = new Map()
       bytes = 0
+    }
+    for (const [key, value] of chain.fork ?? []) {
+      fork.set(key, value)
+      bytes += key.length + value.length
+      if (bytes >= SNAPSHOT_RECORD_BYTES) flush()
     }
     for await (const [key, value] of this.image.nodes.entries()) {
       nodes.set(key, value)
@@ -267,7 +274,7 @@ export class FileStore implements Store {
     })
     // The last record always exists and carries the meta, even for an empty tail, and the pool
     // and the settings.
-    records.push(encodeRecord({ meta: chain.meta, nodes, blocks, pool: { added: chain.pool ?? [], removed: [] }, settings: chain.settings }))
+    records.push(encodeRecord({ meta: chain.meta, nodes, blocks, pool: { added: chain.pool ?? [], removed: [] }, settings: chain.settings, fork }))
     return records
   }
 

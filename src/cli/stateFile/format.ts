@@ -11,12 +11,15 @@ import type { ChainCommit } from '../../core/index.ts'
  *   record = payload length (u32 BE) · crc32(payload) (u32 BE) · crc32(first 8 bytes) (u32 BE)
  *            · payload · COMMIT_MARK (4 bytes, format 2)
  *   closeMark = CLOSED_LENGTH (u32 BE) · 0 (u32) · crc32(first 8 bytes) (u32 BE)
- *   payload = RLP [meta, dropAbove, nodes, blocks, poolAdded, poolRemoved, settings]
+ *   payload = RLP [meta, dropAbove, nodes, blocks, poolAdded, poolRemoved, settings, fork]
  *     meta      = [schemaVersion, chainId, genesisHash, headNumber]
  *     dropAbove = [] when absent, [number] when present (0 and "absent" must differ)
  *     nodes     = [[key, value]…]       blocks = [[number, bytes]…]
  *     poolAdded = [[seq, entry]…]       poolRemoved = [seq…]      settings = [] or [bytes]
- *   (format 1: no commit mark, no close mark, payloads of the first four fields only)
+ *     fork      = [[key, value]…]       (a forked chain's fork entries: core/fork/forkState.ts)
+ *   (format 1: no commit mark, no close mark, payloads of the first four fields only; format 2:
+ *   no fork field. Format 3 is refused by older versions, which would drop a fork's entries and
+ *   misread its state.)
  *
  * Replaying the records in order rebuilds the chain. Appends only ever touch the end of the file,
  * so the only damage a crash can do is a torn last record: a proper prefix of a record at the
@@ -32,7 +35,7 @@ import type { ChainCommit } from '../../core/index.ts'
  *   crash, and then its torn tail is cut off (it was never acknowledged).
  */
 export const MAGIC = new TextEncoder().encode('pagenode-state\n')
-export const FORMAT_VERSION = 2
+export const FORMAT_VERSION = 3
 export const FILE_HEADER_BYTES = MAGIC.length + 1
 export const RECORD_HEADER_BYTES = 12
 /** After each payload (format 2): its bytes were all written. */
@@ -51,7 +54,7 @@ const utf8 = new TextEncoder()
 const text = new TextDecoder('utf-8', { fatal: true })
 
 export function encodeRecord(commit: ChainCommit): Uint8Array {
-  const { meta, nodes, blocks, dropAbove, pool, settings } = commit
+  const { meta, nodes, blocks, dropAbove, pool, settings, fork } = commit
   const payload = RLP.encode([
     [
       bigIntToUnpaddedBytes(BigInt(meta.schemaVersion)),
@@ -66,6 +69,7 @@ export function encodeRecord(commit: ChainCommit): Uint8Array {
     (pool?.added ?? []).map(([seq, bytes]) => [bigIntToUnpaddedBytes(BigInt(seq)), bytes]),
     (pool?.removed ?? []).map((seq) => bigIntToUnpaddedBytes(BigInt(seq))),
     settings ? [settings] : [],
+    [...(fork ?? [])].map(([key, value]) => [utf8.encode(key), value]),
   ])
   const record = new Uint8Array(RECORD_HEADER_BYTES + payload.length + COMMIT_MARK.length)
   const view = new DataView(record.buffer)
@@ -174,8 +178,8 @@ function checkFileHeader(file: Uint8Array): number {
 type Bytes = Uint8Array
 
 function decodePayload(payload: Uint8Array): ChainCommit {
-  // Format 1 payloads end after the blocks.
-  const [meta, dropAbove, nodes, blocks, poolAdded = [], poolRemoved = [], settings = []] = RLP.decode(payload) as unknown as [
+  // Format 1 payloads end after the blocks, format 2 payloads after the settings.
+  const [meta, dropAbove, nodes, blocks, poolAdded = [], poolRemoved = [], settings = [], fork = []] = RLP.decode(payload) as unknown as [
     [Bytes, Bytes, Bytes, Bytes],
     Bytes[],
     [Bytes, Bytes][],
@@ -183,6 +187,7 @@ function decodePayload(payload: Uint8Array): ChainCommit {
     [Bytes, Bytes][]?,
     Bytes[]?,
     Bytes[]?,
+    [Bytes, Bytes][]?,
   ]
   const [schemaVersion, chainId, genesisHash, headNumber] = meta
   return {
@@ -200,5 +205,6 @@ function decodePayload(payload: Uint8Array): ChainCommit {
         ? undefined
         : { added: poolAdded.map(([seq, bytes]) => [Number(bytesToBigInt(seq)), bytes]), removed: poolRemoved.map((seq) => Number(bytesToBigInt(seq))) },
     settings: settings[0],
+    fork: fork.length === 0 ? undefined : new Map(fork.map(([key, value]) => [text.decode(key), value])),
   }
 }

@@ -1,5 +1,6 @@
 import { equalsBytes } from '@ethereumjs/util'
 import type { TrieNodeStore } from '../store/trieNodeStore.ts'
+import type { ForkState } from '../fork/forkState.ts'
 import { StoreError } from '../errors.ts'
 import { encodeBlockRecord } from '../store/blockCodec.ts'
 import { encodePoolEntry } from '../store/poolCodec.ts'
@@ -51,6 +52,8 @@ export class ChainWriter {
   rollBack: (lastStored: bigint) => Promise<void> = async () => {}
   /** The pool whose changes each commit carries (set by the node). */
   pool: TxPool | undefined
+  /** A forked chain's fork, whose newly fetched state each commit carries (set by the node). */
+  fork: ForkState | undefined
   /** The node's settings now, encoded (set by the node); stored when they differ from the last. */
   settings: (() => Uint8Array) | undefined
   /** Puts the node's settings back to an earlier encoding (set by the node): after a refused commit. */
@@ -115,7 +118,7 @@ export class ChainWriter {
    * blocks do.
    */
   persist(): Promise<void> {
-    if (this.pool?.changed || this.settingsChanged() !== undefined) {
+    if (this.pool?.changed || this.fork?.changed || this.settingsChanged() !== undefined) {
       this.pendingOther = true
       this.requested++
       void this.flush()
@@ -194,6 +197,7 @@ export class ChainWriter {
     for (const block of blocks) if (block.number > head) head = block.number
     const nodes = this.nodes.drainNew()
     const poolChanges = this.pool?.takeChanges()
+    const fork = this.fork?.changed ? this.fork.drainNew() : undefined
     const settings = this.settingsChanged()
     if (settings) this.storedSettings = settings
     const encoded = blocks.map((block) => ({ number: block.number, bytes: encodeBlockRecord(block) }))
@@ -208,6 +212,7 @@ export class ChainWriter {
         dropAbove,
         pool: poolChanges && encodePoolChanges(poolChanges),
         settings,
+        fork,
       })
       this.stored = head
       this.committed = upTo
@@ -225,6 +230,7 @@ export class ChainWriter {
       this.changeWaiters = settle(this.changeWaiters, (waiter) => waiter.until <= upTo)
     } catch (error) {
       this.nodes.restoreNew(nodes)
+      if (fork) this.fork!.restoreNew(fork)
       if (poolChanges) this.pool!.returnChanges(poolChanges)
       this.storedSettings = this.committedSettings
       const firstNew = blocks.find((block) => block.number > this.stored)

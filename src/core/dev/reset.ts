@@ -1,16 +1,24 @@
 import { createGenesis } from '../exec/genesis.ts'
 import type { Node } from '../node.ts'
-import { StoreError } from '../errors.ts'
+import { ServerError, StoreError } from '../errors.ts'
+import { ForkState } from '../fork/forkState.ts'
+import { resolveForkPoint } from '../fork/openFork.ts'
+import { Upstream } from '../fork/upstream.ts'
+import type { ResetForking } from '../rpc/devParams.ts'
 
 /**
- * anvil_reset / hardhat_reset without a fork: a fresh genesis, as createNode makes it with the
- * same options, on a wiped store. The pool, snapshots, clock offsets, impersonations and the
+ * anvil_reset / hardhat_reset: a fresh genesis, as createNode makes it with the same options, on a
+ * wiped store. With `forking`, on the fork it names (its URL, else the chain's fork's; its block,
+ * else the upstream's head); without, a forked chain goes back to its fork point (the upstream
+ * state fetched so far is kept: it is the same). The chain id stays the node's. The pool, snapshots, clock offsets, impersonations and the
  * next block's settings (coinbase, gas limit, base fee, minimum gas price) go back to their
  * starting values; the mining mode stays as it is (a setting of the page that runs the node,
  * like its interval timer).
  */
-export function resetChain(node: Node): Promise<void> {
+export function resetChain(node: Node, forking?: ResetForking): Promise<void> {
   return node.miner.exclusive(async () => {
+    // Resolved before anything changes: an upstream that fails leaves the chain as it was.
+    const fork = await forkAfterReset(node, forking)
     // Wiped first: if the store refuses, nothing has changed.
     try {
       await node.store.wipe()
@@ -21,6 +29,8 @@ export function resetChain(node: Node): Promise<void> {
     node.writer.restored(-1n)
     node.chain.truncate(-1n)
     await node.state.clear()
+    fork?.rewriteAll()
+    node.useFork(fork)
     node.pool.clear()
     node.pool.stored.clear()
     node.clock.reset()
@@ -40,5 +50,28 @@ export function resetChain(node: Node): Promise<void> {
       })
     }
     node.scheduleBatchSeal()
+  })
+}
+
+/** The fork a reset leaves the chain on: the same one, another, or none. */
+async function forkAfterReset(node: Node, forking: ResetForking | undefined): Promise<ForkState | undefined> {
+  const current = node.fork
+  if (!forking) return current
+  const url = forking.url ?? current?.point.url
+  if (url === undefined) throw new ServerError('anvil_reset: forking needs a jsonRpcUrl: this chain is not a fork')
+  const upstream = current ? current.upstream.withUrl(url) : new Upstream(url)
+  const point = await resolveForkPoint(upstream, { url, blockNumber: forking.blockNumber }, node.config.chainId)
+  // The same fork: what was fetched stays true.
+  if (current && point.blockNumber === current.point.blockNumber && url === current.point.url) return current
+  return new ForkState(point, upstream)
+}
+
+/** anvil_setRpcUrl: the fork's upstream from another URL, stored for the next start. */
+export function setUpstreamUrl(node: Node, url: string): Promise<void> {
+  const fork = node.fork
+  if (!fork) throw new ServerError('anvil_setRpcUrl: this chain is not a fork (start it with a fork, or fork it with anvil_reset)')
+  return node.miner.exclusive(async () => {
+    fork.useUpstream(fork.upstream.withUrl(url))
+    await node.writer.persist()
   })
 }

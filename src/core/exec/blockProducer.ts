@@ -1,6 +1,6 @@
 import { createBlock, createBlockHeader, genRequestsRoot, type Block, type BlockHeader, type HeaderData } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
-import { KECCAK256_RLP, type Address } from '@ethereumjs/util'
+import { createAddressFromString, KECCAK256_RLP, type Address } from '@ethereumjs/util'
 import { Bloom, encodeReceipt, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
 import { captureConsole } from './console/capture.ts'
 import { sha256 } from '@noble/hashes/sha2.js'
@@ -10,6 +10,9 @@ import { orderedTrieRoot } from './orderedTrie.ts'
 import { senderAddress, transactionBytes, transactionType, type SignedTransaction } from './rawTransaction.ts'
 import { runFromAnySender } from './senderCode.ts'
 import { runAsBootloader } from './bootloader.ts'
+import { UpstreamError } from '../errors.ts'
+import { journalHeight, revertJournalTo } from './stateMachine.ts'
+import { prepareForkedExecution } from '../fork/forkedStateManager.ts'
 
 /** The header fields the node chooses for a new block; roots and gas come from execution. */
 export interface BlockTemplate {
@@ -131,6 +134,7 @@ export async function produceBlock<T extends SignedTransaction>(
   const deferred: T[] = []
   let gasUsed = 0n
 
+  const height = journalHeight(vm)
   await vm.evm.journal.checkpoint()
   try {
     for (const signed of txs) {
@@ -139,6 +143,8 @@ export async function produceBlock<T extends SignedTransaction>(
         continue
       }
       try {
+        // On a fork: the sender and the target in one upstream round trip, and no EraVM target.
+        await prepareForkedExecution(vm.stateManager, createAddressFromString(signed.from), signed.tx.to)
         // A sender with code is accepted, as anvil and Hardhat accept it (see runFromAnySender).
         const { value: result, lines } = await captureConsole(vm, () =>
           runAsBootloader(vm, context, signed, (tx) =>
@@ -148,12 +154,15 @@ export async function produceBlock<T extends SignedTransaction>(
         gasUsed += result.totalGasSpent
         included.push(lines.length > 0 ? { signed, result, consoleLines: lines } : { signed, result })
       } catch (error) {
+        // A fork's upstream that failed is no fault of the transaction: the block is not made, and
+        // the caller is told (the transaction may run once the upstream answers again).
+        if (error instanceof UpstreamError) throw error
         dropped.push({ signed, reason: error instanceof Error ? error.message : String(error) })
       }
     }
     await vm.evm.journal.commit()
   } catch (error) {
-    await vm.evm.journal.revert()
+    await revertJournalTo(vm, height)
     throw error
   }
 

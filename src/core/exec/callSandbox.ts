@@ -6,6 +6,8 @@ import { applyStateOverrides, replacesStorage, type CallRequest, type StateOverr
 import type { StateMachine } from './stateMachine.ts'
 import type { TimeoutWording } from './executionTimeLimit.ts'
 import { InvalidParamsError } from '../errors.ts'
+import { createAddressFromString, createZeroAddress } from '@ethereumjs/util'
+import { prepareForkedExecution } from '../fork/forkedStateManager.ts'
 
 /** What running a call at a block needs of the node (`Node` has it). */
 export interface CallHost {
@@ -78,6 +80,8 @@ export async function inCallSandbox<T>(
   const root = stateRootOf(block)
   const sandbox = replacesStorage(overrides) ? await host.state.freshSandbox(root) : await host.state.sandbox(root)
   return sandbox.runTimed(timeLimit.ms, timeLimit.wording, async (vm) => {
+    // On a fork: the caller and the callee in one upstream round trip, and no EraVM callee.
+    await prepareForkedExecution(vm.stateManager, request.from ? createAddressFromString(request.from) : createZeroAddress(), request.to && createAddressFromString(request.to))
     if (overrides) await applyStateOverrides(vm, overrides)
     const context = host.callContext(block, isPending(ref))
     return work({ vm, context, gas: callGas(request, host.config.limits.callGasCap) })

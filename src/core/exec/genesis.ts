@@ -26,7 +26,18 @@ export async function createGenesis(
   // Genesis-only data, like the system contracts' code: a chunk the worker loads only here.
   const richWallets = config.richWallets ? (await import('../chain/richWallets.ts')).RICH_WALLETS : []
   const funded = [...accounts.map(({ address }) => address), ...richWallets.map(([address]) => createAddressFromString(address))]
-  for (const address of funded) await sm.putAccount(address, new Account(0n, config.balance))
+  if (state.fork) {
+    // On a fork, as anvil funds its dev accounts: the balance set, the nonce and code kept (asked
+    // of the upstream together).
+    const forked = await Promise.all(funded.map((address) => sm.getAccount(address)))
+    for (const [i, address] of funded.entries()) {
+      const account = forked[i] ?? new Account()
+      account.balance = config.balance
+      await sm.putAccount(address, account)
+    }
+  } else {
+    for (const address of funded) await sm.putAccount(address, new Account(0n, config.balance))
+  }
   for (const { address, runtime } of await systemContracts()) {
     const at = createAddressFromString(address)
     await sm.putAccount(at, new Account())

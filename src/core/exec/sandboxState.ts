@@ -1,7 +1,7 @@
 import { MerklePatriciaTrie, type MPTOpts } from '@ethereumjs/mpt'
-import { MerkleStateManager } from '@ethereumjs/statemanager'
 import { bytesToUnprefixedHex, equalsBytes, type Account, type Address } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
+import { ForkableStateManager } from '../fork/forkedStateManager.ts'
 
 /** Reads a trie remembers at most; past it, it starts again (~200 bytes each). */
 const MEMO_LIMIT = 50_000
@@ -46,7 +46,7 @@ export class ReadMemoTrie extends MerklePatriciaTrie {
  * the tries; this keeps the storage tries, each for as long as it is at its account's storage
  * root. What the sandbox writes still goes to the caches and is reverted as before.
  */
-export class SandboxStateManager extends MerkleStateManager {
+export class SandboxStateManager extends ForkableStateManager {
   private readonly keptStorageTries = new Map<string, MerklePatriciaTrie>()
   /** Address → its hash, the key super files a storage trie under (a keccak per call otherwise). */
   private readonly hashedAddresses = new Map<string, { hashed: Uint8Array; hex: string }>()

@@ -1,12 +1,14 @@
 import type { Common } from '@ethereumjs/common'
 import type { EVMMockBlockchainInterface, EVMOpts } from '@ethereumjs/evm'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
-import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
+import { Caches } from '@ethereumjs/statemanager'
 import { KECCAK256_RLP, Lock, type DB } from '@ethereumjs/util'
 import { bytesToHex } from '../hexText.ts'
 import { createVM, type VM } from '@ethereumjs/vm'
 import { recordPreimages } from './preimages.ts'
 import { ReadMemoTrie, SandboxStateManager } from './sandboxState.ts'
+import { ForkableStateManager } from '../fork/forkedStateManager.ts'
+import type { ForkState } from '../fork/forkState.ts'
 import { ScratchNodeStore, type TrieNodeStore } from '../store/trieNodeStore.ts'
 import { keepCodeAnalyses } from './enginePatches.ts'
 import { codeSizeOptions, DEFAULT_CODE_SIZE_LIMIT, type CodeSizeLimit } from './codeSizeLimit.ts'
@@ -34,6 +36,8 @@ export class StateMachine {
   private readonly sandboxes = new Map<string, Sandbox>()
   /** Every sandbox at work now, kept or not: `clear` waits for them. */
   private readonly working = new Set<Sandbox>()
+  /** The upstream state under the local one, on a forked chain (fork/forkState.ts). */
+  private forkState: ForkState | undefined
 
   private constructor(
     readonly common: Common,
@@ -50,8 +54,22 @@ export class StateMachine {
     const evmOptions: EVMOpts = { ...codeSizeOptions(common, codeSizeLimit), customPrecompiles: [P256_VERIFY_PRECOMPILE, NONCE_HOLDER_PRECOMPILE] }
     const vm = await newVm(common, nodes, undefined, blockchain, 'miner', evmOptions)
     // Only the miner's VM writes state that is kept: its keys are the ones a dump must name.
-    const preimages = recordPreimages(vm.stateManager as MerkleStateManager, nodes)
+    const preimages = recordPreimages(vm.stateManager as ForkableStateManager, nodes)
     return new StateMachine(common, nodes, vm, blockchain, preimages, evmOptions)
+  }
+
+  get fork(): ForkState | undefined {
+    return this.forkState
+  }
+
+  /**
+   * Reads what the local state lacks from `fork` from now on (none: a chain that is not a fork).
+   * Set at start, or by anvil_reset after `clear`, while no sandbox exists.
+   */
+  setFork(fork: ForkState | undefined): void {
+    this.forkState = fork
+    ;(this.vm.stateManager as ForkableStateManager).fork = fork
+    this.sandboxes.clear()
   }
 
   /** Empties the state (anvil_reset, after the store was wiped): no nodes, no sandboxes, the empty root. */
@@ -101,6 +119,7 @@ export class StateMachine {
     const timeLimit = new ExecutionTimeLimit()
     const evmOptions: EVMOpts = { ...this.evmOptions, customOpcodes: timeLimit.opcodes(this.common) }
     const vm = await newVm(this.common, new ScratchNodeStore(this.nodes), stateRoot, this.blockchain, 'sandbox', evmOptions)
+    ;(vm.stateManager as ForkableStateManager).fork = this.forkState
     return new Sandbox(vm, timeLimit, this.working)
   }
 }
@@ -144,11 +163,12 @@ export class Sandbox {
   async run<T>(work: (vm: VM) => Promise<T>): Promise<T> {
     await this.acquire()
     const journal = this.vm.evm.journal
+    const height = journalHeight(this.vm)
     await journal.checkpoint()
     try {
       return await work(this.vm)
     } finally {
-      await journal.revert()
+      await revertJournalTo(this.vm, height)
       this.release()
     }
   }
@@ -174,6 +194,26 @@ export class Sandbox {
   }
 }
 
+/**
+ * How many checkpoints the VM's state has open: the state manager's count (the journal's own
+ * height is set back to 0 by every runTx, block checkpoint open or not).
+ */
+export function journalHeight(vm: VM): number {
+  return (vm.stateManager as unknown as { _checkpointCount: number })._checkpointCount
+}
+
+/**
+ * Reverts the journal's checkpoints down to `height`. An exception that is not an EVM error (a
+ * fork's upstream that failed a read) leaves the EVM's own checkpoints of the call frames open:
+ * one revert would leave the state at a checkpoint that is never closed.
+ */
+export async function revertJournalTo(vm: VM, height: number): Promise<void> {
+  const unbalanced = journalHeight(vm) > height + 1
+  while (journalHeight(vm) > height) await vm.evm.journal.revert()
+  // The journal's own height went below its bottom with them: at the bottom, it starts clean.
+  if (unbalanced && height === 0) vm.evm.journal.cleanJournal()
+}
+
 async function newVm(
   common: Common,
   db: DB<string, Uint8Array>,
@@ -187,7 +227,7 @@ async function newVm(
   // reads would not outlive its runs without SandboxStateManager's tries.
   const stateManager =
     role === 'miner'
-      ? new MerkleStateManager({ common, trie: new MerklePatriciaTrie(options), caches: new Caches() })
+      ? new ForkableStateManager({ common, trie: new MerklePatriciaTrie(options), caches: new Caches() })
       : new SandboxStateManager({ common, trie: new ReadMemoTrie(options), caches: new Caches() })
   const vm = await createVM({ common, stateManager, blockchain, evmOpts })
   await keepCodeAnalyses(vm.evm)

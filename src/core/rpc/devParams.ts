@@ -34,18 +34,38 @@ export function parseMineOptions(value: unknown): { timestamp?: bigint; blocks?:
   return { timestamp: optionalField(object, 'timestamp', parseUint), blocks: optionalField(object, 'blocks', parseUint) }
 }
 
+/** Where anvil_reset / hardhat_reset moves a fork: another upstream URL, another block, or both. */
+export interface ResetForking {
+  url?: string
+  blockNumber?: bigint
+}
+
 /**
- * anvil_reset's / hardhat_reset's argument. Without a fork URL it resets to a fresh genesis; this
- * node cannot fork, so a URL is refused. viem sends `{forking: {blockNumber, jsonRpcUrl}}` even
- * without one (both then undefined, the number NaN), which means "no fork".
+ * anvil_reset's / hardhat_reset's argument: `{forking: {jsonRpcUrl?, blockNumber?}}` forks (the
+ * chain's own upstream when no URL is given); without it the chain resets to a fresh genesis, or
+ * to its fork point if it is a fork. viem sends `{forking: {blockNumber, jsonRpcUrl}}` even without
+ * a fork (both then undefined, the number NaN: null in JSON), which means "no fork".
  */
-export function parseResetOptions(value: unknown): void {
+export function parseResetOptions(value: unknown): ResetForking | undefined {
   const object = parseObject(value)
-  if (object.forking === undefined || object.forking === null) return
+  if (object.forking === undefined || object.forking === null) return undefined
   const forking = parseObject(object.forking)
-  if (forking.jsonRpcUrl !== undefined && forking.jsonRpcUrl !== null) {
-    throw new ParamError(`forking: this node cannot fork another chain (jsonRpcUrl ${describe(forking.jsonRpcUrl)}); reset without it for a fresh genesis`)
+  const url = forking.jsonRpcUrl === undefined || forking.jsonRpcUrl === null ? undefined : parseUpstreamUrl(forking.jsonRpcUrl, 'forking.jsonRpcUrl')
+  const absent = forking.blockNumber === undefined || forking.blockNumber === null || Number.isNaN(forking.blockNumber)
+  const blockNumber = absent ? undefined : parseUint(forking.blockNumber)
+  return url === undefined && blockNumber === undefined ? undefined : { url, blockNumber }
+}
+
+/** A fork's upstream URL: http: or https:. */
+export function parseUpstreamUrl(value: unknown, name = 'url'): string {
+  let protocol: string | undefined
+  try {
+    protocol = typeof value === 'string' ? new URL(value).protocol : undefined
+  } catch {
+    protocol = undefined
   }
+  if (protocol !== 'http:' && protocol !== 'https:') throw new ParamError(`${name}: expected an http: or https: URL, got ${describe(value)}`)
+  return value as string
 }
 
 export const uint = (name: string) => custom(name, parseUint)

@@ -42,8 +42,11 @@ import type { ChainCommit, ChainMeta, OlderBlocks, PersistedChain, Store } from 
  *    read that misses memory reads one piece, not the merge's ~2 MB. Layout-5 node segments and
  *    filters are still read; a layout-5 pagenode would misread the new filter records, so the
  *    version says so.
+ * 7: `fork`: a forked chain's fork entries (its point, the upstream state fetched) by key
+ *    (fork/forkState.ts), written in the commits that carry them (a layout-6 database is no fork).
+ *    Additive; a layout-6 reader would not see the fork's state, and is refused by the version.
  */
-const DB_VERSION = 6
+const DB_VERSION = 7
 
 /**
  * Per-commit records (block and node records) left unmerged before the store merges them into a
@@ -76,13 +79,15 @@ interface ChainDB extends DBSchema {
   meta: { key: string; value: ChainMeta | Lease | Uint8Array }
   /** The pool: each entry (store/poolCodec.ts) by its arrival number. */
   pool: { key: number; value: Uint8Array }
+  /** A forked chain's fork entries (fork/forkState.ts), opaque here, by their keys. */
+  fork: { key: string; value: Uint8Array }
 }
 
 interface Lease {
   owner: string
 }
 
-type StoreName = 'meta' | 'nodes' | 'nodeBatches' | 'blocks' | 'segments' | 'pool'
+type StoreName = 'meta' | 'nodes' | 'nodeBatches' | 'blocks' | 'segments' | 'pool' | 'fork'
 
 export type Durability = 'relaxed' | 'strict'
 
@@ -133,6 +138,7 @@ export class IndexedDbStore implements Store {
           // 4: nothing to move; new segments are written in its forms, and layout-3 ones read as they are.
           if (oldVersion < 5) database.createObjectStore('pool')
           // 6: nothing to move; new merges write pieces, and layout-5 segments are read as they are.
+          if (oldVersion < 7) database.createObjectStore('fork')
         },
         // Another tab opening a newer layout: let it, this connection is done.
         blocking() {
@@ -153,8 +159,8 @@ export class IndexedDbStore implements Store {
   }
 
   async load(): Promise<PersistedChain | undefined> {
-    const tx = this.db.transaction(['meta', 'nodes', 'nodeBatches', 'blocks', 'segments', 'pool'], 'readonly')
-    const [meta, keys, values, segmentIds, nodeSegments, filterKeys, filters, batches, batchKeys, blockNumbers, blocks, poolKeys, pool, settings] = await Promise.all([
+    const tx = this.db.transaction(['meta', 'nodes', 'nodeBatches', 'blocks', 'segments', 'pool', 'fork'], 'readonly')
+    const [meta, keys, values, segmentIds, nodeSegments, filterKeys, filters, batches, batchKeys, blockNumbers, blocks, poolKeys, pool, settings, forkKeys, fork] = await Promise.all([
       tx.objectStore('meta').get('chain'),
       tx.objectStore('nodes').getAllKeys(),
       tx.objectStore('nodes').getAll(),
@@ -170,6 +176,8 @@ export class IndexedDbStore implements Store {
       tx.objectStore('pool').getAllKeys(),
       tx.objectStore('pool').getAll(),
       tx.objectStore('meta').get('settings'),
+      tx.objectStore('fork').getAllKeys(),
+      tx.objectStore('fork').getAll(),
     ])
     // The last block segments only: the older ones are read after the start (`older`), so a warm
     // start reads what answering at the head needs whatever the chain's length (issue 21).
@@ -226,6 +234,7 @@ export class IndexedDbStore implements Store {
       // Keys come in ascending order: arrival order.
       pool: poolKeys.map((seq, i): [number, Uint8Array] => [seq, pool[i]]),
       settings: settings as Uint8Array | undefined,
+      fork: forkKeys.length > 0 ? forkKeys.map((key, i): [string, Uint8Array] => [key, fork[i]]) : undefined,
     }
   }
 
@@ -251,7 +260,7 @@ export class IndexedDbStore implements Store {
     return { blocks: Array.from(records, (bytes) => bytes ?? new Uint8Array()), blockHashes: hashes }
   }
 
-  async commit({ meta, nodes, blocks, dropAbove, pool, settings }: ChainCommit): Promise<void> {
+  async commit({ meta, nodes, blocks, dropAbove, pool, settings, fork }: ChainCommit): Promise<void> {
     // Encoded before the transaction opens: nothing but its own requests may be awaited in it.
     const packedNodes = nodes.size > 0 ? packNodes(nodes) : undefined
     const packedBlocks = blocks.map(({ number, bytes }) => ({ number, bytes: packZeros(bytes) }))
@@ -259,7 +268,7 @@ export class IndexedDbStore implements Store {
     // under automine, and a Proxy, a promise and two listeners per request, then a microtask
     // hop before the lease is checked, showed in the worker's profile (bench/profile.ts).
     // The pool's store only when the pool changed: a commit's scope is what it locks.
-    const scope = pool ? ['meta', 'nodeBatches', 'blocks', 'pool'] : ['meta', 'nodeBatches', 'blocks']
+    const scope = ['meta', 'nodeBatches', 'blocks', ...(pool ? ['pool'] : []), ...(fork ? ['fork'] : [])]
     const tx = unwrap(this.db).transaction(scope, 'readwrite', { durability: this.durability })
     return new Promise<void>((resolve, reject) => {
       let leaseLost = false
@@ -285,6 +294,10 @@ export class IndexedDbStore implements Store {
         for (const [seq, bytes] of pool.added) poolStore.put(bytes, seq)
       }
       if (settings) tx.objectStore('meta').put(settings, 'settings')
+      if (fork) {
+        const forkStore = tx.objectStore('fork')
+        for (const [key, value] of fork) forkStore.put(value, key)
+      }
       tx.objectStore('meta').put(meta, 'chain')
       // A failed request aborts the transaction; a full disk shows only here, at commit
       // (docs/browser-notes.md, "Where IndexedDB reports a full disk").
@@ -371,9 +384,10 @@ export class IndexedDbStore implements Store {
 
   async wipe(): Promise<void> {
     await this.merging
-    const tx = this.db.transaction(['meta', 'nodes', 'nodeBatches', 'blocks', 'segments', 'pool'], 'readwrite')
+    const tx = this.db.transaction(['meta', 'nodes', 'nodeBatches', 'blocks', 'segments', 'pool', 'fork'], 'readwrite')
     await this.holdsLease(tx, tx.objectStore('meta').get('lease'))
     await Promise.all([
+      tx.objectStore('fork').clear(),
       tx.objectStore('meta').delete('chain'),
       tx.objectStore('meta').delete('settings'),
       tx.objectStore('pool').clear(),

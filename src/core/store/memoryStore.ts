@@ -14,6 +14,7 @@ export class MemoryStore implements Store {
   private blocks: Uint8Array[] = []
   private readonly pool = new Map<number, Uint8Array>()
   private settings: Uint8Array | undefined
+  private readonly fork = new Map<string, Uint8Array>()
 
   async load(): Promise<PersistedChain | undefined> {
     if (!this.meta) return undefined
@@ -22,15 +23,17 @@ export class MemoryStore implements Store {
       blocks: [...this.blocks],
       pool: poolInOrder(this.pool),
       settings: this.settings,
+      fork: this.fork.size > 0 ? new Map(this.fork) : undefined,
     }
   }
 
-  async commit({ meta, nodes, blocks, dropAbove, pool, settings }: ChainCommit): Promise<void> {
+  async commit({ meta, nodes, blocks, dropAbove, pool, settings, fork }: ChainCommit): Promise<void> {
     if (dropAbove !== undefined) this.blocks.length = Number(dropAbove) + 1
     if (nodes.size > 0) this.nodes.add(packNodes(nodes))
     for (const { number, bytes } of blocks) this.blocks[Number(number)] = bytes
     applyPoolChanges(this.pool, pool)
     if (settings) this.settings = settings
+    if (fork) for (const [key, value] of fork) this.fork.set(key, value)
     this.meta = meta
   }
 
@@ -40,6 +43,7 @@ export class MemoryStore implements Store {
     this.blocks = []
     this.pool.clear()
     this.settings = undefined
+    this.fork.clear()
   }
 
   async close(): Promise<void> {}

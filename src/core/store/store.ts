@@ -50,6 +50,11 @@ export interface PersistedChain {
   pool?: [number, Uint8Array][]
   /** The node's run-time settings as last committed (chain/nodeSettings.ts), opaque here. */
   settings?: Uint8Array
+  /**
+   * A forked chain's fork: its point and the upstream state fetched so far (fork/forkState.ts),
+   * opaque here; absent for a chain that is not a fork (and from stores written before forks).
+   */
+  fork?: Iterable<[string, Uint8Array]>
 }
 
 /** Blocks 0 to `firstBlock` - 1 of a chain whose load handed the last ones only. */
@@ -89,6 +94,12 @@ export interface ChainCommit {
   pool?: PoolChanges
   /** The node's run-time settings, replacing the stored ones (only when they changed). */
   settings?: Uint8Array
+  /**
+   * New entries of a forked chain's fork (its point, upstream state fetched since the last
+   * commit), added to the stored ones (an entry under a key already stored replaces it). A commit
+   * may carry only these: what an eth_call fetched is stored without a block.
+   */
+  fork?: Map<string, Uint8Array>
 }
 
 export interface PoolChanges {

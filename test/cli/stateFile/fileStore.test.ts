@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { parseEther } from 'ethers'
 import { afterEach, describe, expect, test } from 'vitest'
 import { createNode, type Node } from '../../../src/core/node.ts'
-import { closeMark, COMMIT_MARK, encodeRecord, FILE_HEADER_BYTES, fileHeader, MAGIC, scanStateFile } from '../../../src/cli/stateFile/format.ts'
+import { closeMark, COMMIT_MARK, encodeRecord, FILE_HEADER_BYTES, fileHeader, FORMAT_VERSION, MAGIC, scanStateFile } from '../../../src/cli/stateFile/format.ts'
 import { FileStore } from '../../../src/cli/stateFile/fileStore.ts'
 import { DEV, deploy, devWallet, rpc } from '../../support/chain.ts'
 import { tempDir } from '../../support/cli.ts'
@@ -149,7 +149,7 @@ describe('FileStore', () => {
     newer[MAGIC.length] = 99
     await writeFile(join(dir, 'newer.state'), newer)
     await expect(FileStore.open(join(dir, 'newer.state'))).rejects.toThrow(
-      'written by a newer pagenode (state format 99; this version reads 2): upgrade pagenode or use another file',
+      `written by a newer pagenode (state format 99; this version reads ${FORMAT_VERSION}): upgrade pagenode or use another file`,
     )
 
     await writeFile(join(dir, 'empty.state'), '')
@@ -309,7 +309,7 @@ describe('a damaged state file', () => {
     await writeFile(path, Buffer.concat([header, ...commits.map((commit) => encodeRecord(commit).subarray(0, -COMMIT_MARK.length))]))
     const { node } = await nodeOn(path)
     expect(await rpc(node)('eth_blockNumber')).toBe('0x2')
-    expect(scanStateFile(await readFile(path)).version).toBe(2)
+    expect(scanStateFile(await readFile(path)).version).toBe(FORMAT_VERSION)
     expect((await readdir(dir)).sort()).toEqual(['live.state', 'live.state.lock', 'v1.state', 'v1.state.lock'])
   })
 })

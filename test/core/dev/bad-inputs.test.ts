@@ -91,7 +91,7 @@ test('the dump lists every account of the head state, addresses and slots in ord
     storage: { [`0x${'1'.padStart(64, '0')}`]: `0x${'1'.padStart(64, '0')}`, [`0x${'2'.padStart(64, '0')}`]: `0x${'2'.padStart(64, '0')}` },
   })
   expect(dump).toMatchObject({ best_block_number: 0, blocks: [], transactions: [] })
-  expect(await call('anvil_reset', { forking: { jsonRpcUrl: 'https://mainnet.example' } }).catch((e) => e.message)).toBe(
-    'invalid argument 0 (options): forking: this node cannot fork another chain (jsonRpcUrl "https://mainnet.example"); reset without it for a fresh genesis',
+  expect(await call('anvil_reset', { forking: { jsonRpcUrl: 'ftp://mainnet.example' } }).catch((e) => e.message)).toBe(
+    'invalid argument 0 (options): forking.jsonRpcUrl: expected an http: or https: URL, got "ftp://mainnet.example"',
   )
 })

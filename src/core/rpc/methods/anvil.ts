@@ -29,6 +29,7 @@ export const anvilMethods: MethodTable = {
   anvil_dropTransaction: serve(dev.dropTransactionAction),
   anvil_dropAllTransactions: serveAs(dev.dropAllTransactionsAction, null),
   anvil_reset: serveAs(dev.resetAction, null),
+  anvil_setRpcUrl: serveAs(dev.setRpcUrlAction, null),
   anvil_dumpState: serve(dev.dumpStateAction),
   anvil_loadState: serve(dev.loadStateAction),
   anvil_nodeInfo: serve(dev.nodeInfoAction),

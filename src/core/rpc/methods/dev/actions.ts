@@ -1,10 +1,10 @@
 import { bigIntToHex, createAddressFromString, hexToBytes, type PrefixedHexString } from '@ethereumjs/util'
 import { mineBlocks, checkNextTimestamp } from '../../../dev/mining.ts'
-import { resetChain } from '../../../dev/reset.ts'
+import { resetChain, setUpstreamUrl } from '../../../dev/reset.ts'
 import { revertToSnapshot, takeSnapshot } from '../../../dev/snapshots.ts'
 import { setBalance, setCode, setNonce, setStorageAt } from '../../../dev/stateEdits.ts'
 import type { Node } from '../../../node.ts'
-import { parseMineOptions, parseResetOptions, parseSnapshotId, uint, word } from '../../devParams.ts'
+import { parseMineOptions, parseResetOptions, parseSnapshotId, parseUpstreamUrl, uint, word } from '../../devParams.ts'
 import { InvalidParamsError, ServerError } from '../../../errors.ts'
 import { address, boolean, custom, data, hash, optional } from '../../params.ts'
 import { action } from './action.ts'
@@ -35,7 +35,9 @@ export const loadStateAction = action([data('state')], async (node, [state]) => 
 export const snapshotAction = action([], async (node) => bigIntToHex(await takeSnapshot(node)))
 /** true once reverted; false for an id never taken or already used up, as Hardhat, anvil and ganache answer. */
 export const revertAction = action([custom('id', parseSnapshotId)], (node, [id]) => revertToSnapshot(node, id))
-export const resetAction = action([optional(custom('options', parseResetOptions))], (node) => resetChain(node))
+export const resetAction = action([optional(custom('options', parseResetOptions))], (node, [forking]) => resetChain(node, forking))
+/** anvil_setRpcUrl: the fork's upstream is fetched from another URL (the same chain) from now on. */
+export const setRpcUrlAction = action([custom('url', parseUpstreamUrl)], (node, [url]) => setUpstreamUrl(node, url))
 
 // ---- mining ----
 
@@ -154,6 +156,9 @@ export const nodeInfoAction = action([], (node) => {
       gasLimit: number(node.params.gasLimit),
       gasPrice: number(node.params.gasPrice()),
     },
-    forkConfig: { forkUrl: null, forkBlockNumber: null, forkRetryBackoff: null },
+    // anvil's shape; the URL as given (the caller's own endpoint, its key included).
+    forkConfig: node.fork
+      ? { forkUrl: node.fork.point.url, forkBlockNumber: number(node.fork.point.blockNumber), forkRetryBackoff: null }
+      : { forkUrl: null, forkBlockNumber: null, forkRetryBackoff: null },
   }
 })

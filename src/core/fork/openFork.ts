@@ -1,0 +1,68 @@
+import { ChainStoreError, InvalidParamsError } from '../errors.ts'
+import type { ForkConfig } from '../config.ts'
+import { ForkState, type ForkPoint } from './forkState.ts'
+import { DEFAULT_UPSTREAM_POLICY, Upstream, type UpstreamPolicy } from './upstream.ts'
+
+/**
+ * The fork a node starts with: the one its store holds (continued, the upstream not asked), or a
+ * new one from the `fork` option, whose block (the upstream's head when not given) and chain id
+ * (the upstream's when not given) are asked of the upstream once, in one batch, and pinned.
+ */
+export async function openFork(
+  options: { fork?: ForkConfig; chainId?: number },
+  stored: { chain: boolean; fork?: Iterable<[string, Uint8Array]> },
+): Promise<ForkState | undefined> {
+  const { fork } = options
+  if (fork !== undefined) checkForkConfig(fork)
+  const entries = stored.fork && [...stored.fork]
+  const point = ForkState.pointOf(entries)
+  if (point) {
+    if (fork?.blockNumber !== undefined && BigInt(fork.blockNumber) !== point.blockNumber) {
+      throw new ChainStoreError(
+        `the stored chain forked ${new Upstream(point.url).host} at block ${point.blockNumber}, not ${fork.blockNumber}: omit the block number to continue it, or use another store`,
+      )
+    }
+    // A URL given again replaces the stored one (a new API key, another endpoint of the chain).
+    const url = fork?.url ?? point.url
+    return new ForkState({ ...point, url }, new Upstream(url, upstreamPolicy(fork)), entries)
+  }
+  if (!fork) return undefined
+  if (stored.chain) throw new ChainStoreError('the stored chain is not a fork: start without fork, or use another store')
+  const upstream = new Upstream(fork.url, upstreamPolicy(fork))
+  return new ForkState(await resolveForkPoint(upstream, fork, options.chainId), upstream)
+}
+
+/** The fork point of `fork`: its block and chain id, as given or as the upstream says. */
+export async function resolveForkPoint(upstream: Upstream, fork: ForkConfig, chainId: number | undefined): Promise<ForkPoint> {
+  const [head, upstreamChainId] = await Promise.all([
+    upstream.request<string>('eth_blockNumber', []),
+    chainId === undefined ? upstream.request<string>('eth_chainId', []) : undefined,
+  ])
+  const blockNumber = fork.blockNumber === undefined ? BigInt(head) : BigInt(fork.blockNumber)
+  if (blockNumber > BigInt(head)) {
+    throw new InvalidParamsError(`the fork block ${blockNumber} is past the head of the upstream ${upstream.host} (block ${BigInt(head)})`)
+  }
+  return { url: fork.url, blockNumber, chainId: chainId ?? Number(BigInt(upstreamChainId!)) }
+}
+
+/** Checks a fork option as resolveConfig checks the others: a mistake fails the start. */
+export function checkForkConfig(fork: ForkConfig): void {
+  if (typeof fork !== 'object' || fork === null) throw new TypeError(`fork must be an object with a url, got ${String(fork)}`)
+  let protocol: string | undefined
+  try {
+    protocol = new URL(fork.url).protocol
+  } catch {
+    protocol = undefined
+  }
+  if (protocol !== 'http:' && protocol !== 'https:') throw new TypeError(`fork.url must be an http: or https: URL, got ${JSON.stringify(fork.url)}`)
+  const { blockNumber, timeoutMs, retries } = fork
+  if (blockNumber !== undefined && !((typeof blockNumber === 'bigint' && blockNumber >= 0n) || (Number.isSafeInteger(blockNumber) && Number(blockNumber) >= 0))) {
+    throw new TypeError(`fork.blockNumber must be a block number (a non-negative integer), got ${String(blockNumber)}`)
+  }
+  if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) throw new TypeError(`fork.timeoutMs must be a positive number of milliseconds, got ${String(timeoutMs)}`)
+  if (retries !== undefined && !(Number.isSafeInteger(retries) && retries >= 0)) throw new TypeError(`fork.retries must be a non-negative integer, got ${String(retries)}`)
+}
+
+function upstreamPolicy(fork: ForkConfig | undefined): UpstreamPolicy {
+  return { ...DEFAULT_UPSTREAM_POLICY, timeoutMs: fork?.timeoutMs ?? DEFAULT_UPSTREAM_POLICY.timeoutMs, retries: fork?.retries ?? DEFAULT_UPSTREAM_POLICY.retries }
+}
