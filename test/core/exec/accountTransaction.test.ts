@@ -1,6 +1,6 @@
 import { Contract, ContractFactory, getCreateAddress, hexlify, keccak256, toUtf8Bytes, Wallet as EthersWallet, type InterfaceAbi, type Log } from 'ethers'
-import { beforeEach, describe, expect, test } from 'vitest'
-import { ECDSASmartAccount, MultisigECDSASmartAccount, Provider, SmartAccount, utils, Wallet as ZkWallet, type Wallet } from 'zksync-ethers'
+import { beforeEach, describe, expect, test, vi } from 'vitest'
+import { ECDSASmartAccount, MultisigECDSASmartAccount, Provider, SmartAccount, utils, Wallet as ZkWallet, type types, type Wallet } from 'zksync-ethers'
 import { createPublicClient, createWalletClient, custom, type Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { zksyncInMemoryNode } from 'viem/chains'
@@ -48,6 +48,15 @@ async function ecdsaAccount(provider: Provider, funds = 10n ** 18n, kind: 'Ecdsa
  */
 async function estimateFromAccount(provider: Provider, tx: { from: string; to: string; value?: bigint; data?: string; customData?: object }) {
   return provider.estimateGas({ type: utils.EIP712_TX_TYPE, ...tx, customData: { ...PUBDATA, ...tx.customData } })
+}
+
+/**
+ * The transactionBuilder docs/zksync.md shows: zksync-ethers' own ECDSA builder, given the gas
+ * limit the node estimates with the account as `from` when the transaction names none.
+ */
+const estimatedAsAccount: types.TransactionBuilder = async (tx, secret, provider) => {
+  const gasLimit = tx.gasLimit ?? (await provider!.estimateGas({ ...tx, type: utils.EIP712_TX_TYPE, customData: { ...PUBDATA, ...tx.customData } }))
+  return utils.populateTransactionECDSA({ ...tx, gasLimit }, secret, provider)
 }
 
 describe('a contract account (zksync-ethers SmartAccount)', () => {
@@ -126,15 +135,6 @@ describe('a contract account (zksync-ethers SmartAccount)', () => {
     expect(utils.getDeployedContracts(receipt).map((deployed) => deployed.deployedAddress)).toEqual([receipt.contractAddress])
     expect(await new Contract(receipt.contractAddress!, probe.abi, provider).getFunction('value')()).toBe(0n)
     expect(await provider.getTransactionCount(address)).toBe(nonce + 2)
-  })
-
-  test("without a gasLimit, SmartAccount's estimate (as its owner's EOA) leaves the validation out of gas: ZKsync's error says so", async () => {
-    const provider = zksyncProvider(node)
-    const { owner, signer } = await ecdsaAccount(provider)
-    // No value: the owner's EOA holds no ETH, and an estimate of a transfer it cannot pay fails first.
-    await expect(signer.sendTransaction({ to: owner.address })).rejects.toThrow(
-      /failed to validate the transaction\. reason: Validation revert: Account validation error: Not enough gas for transaction validation \(\d+ gas left of the gas limit 21000\)/,
-    )
   })
 
   test('a wrong signer is refused with ZKsync\'s error; nothing of it stays', async () => {
@@ -266,6 +266,45 @@ describe('a contract account (zksync-ethers SmartAccount)', () => {
   })
 })
 
+describe("a contract account without a gasLimit (zksync-ethers' SmartAccount)", () => {
+  test("zksync-ethers estimates as the owner's EOA, which leaves the account's steps out: ZKsync's error says so", async () => {
+    const provider = zksyncProvider(node)
+    const { address, owner, signer } = await ecdsaAccount(provider)
+    const sent = vi.spyOn(provider, 'send')
+    // No value: the owner's EOA holds no ETH, and an estimate of a transfer it cannot pay fails first.
+    await expect(signer.sendTransaction({ to: owner.address })).rejects.toThrow(
+      /failed to validate the transaction\. reason: Validation revert: Account validation error: Not enough gas for transaction validation \(\d+ gas left of the gas limit 21000\)/,
+    )
+    // What zksync-ethers asked: a 0x71 call object from the owner's key, not from the account,
+    // so nothing in it names the account whose steps the estimate would have to run.
+    const estimates = sent.mock.calls.filter(([method]) => method === 'eth_estimateGas').map(([, params]) => (params as { from: string; type: string }[])[0])
+    expect(estimates.map(({ from, type }) => [from, type])).toEqual([[owner.address.toLowerCase(), '0x71']])
+    expect(estimates[0].from).not.toBe(address.toLowerCase())
+  })
+
+  test('with a transactionBuilder that estimates as the account, it sends ETH and calls a contract', async () => {
+    const provider = zksyncProvider(node)
+    const { funder, owner, address } = await ecdsaAccount(provider)
+    const signer = new SmartAccount({ address, secret: owner.privateKey, transactionBuilder: estimatedAsAccount }, provider)
+    const to = EthersWallet.createRandom().address
+    // The gas limit each transaction gets is the account's estimate, which covers its steps.
+    const transferGas = await estimateFromAccount(provider, { from: address, to, value: 1000n })
+    const sent = (await (await signer.sendTransaction({ to, value: 1000n })).wait())!
+    expect(sent.status).toBe(1)
+    expect(await provider.getBalance(to)).toBe(1000n)
+    expect((await provider.getTransaction(sent.hash))!.gasLimit).toBe(transferGas)
+    expect(sent.gasUsed).toBeGreaterThan(21_000n)
+
+    const probe = await deployFixture(funder, 'Probe')
+    const callGas = await estimateFromAccount(provider, { from: address, to: await probe.getAddress(), data: probe.interface.encodeFunctionData('set', [42n]) })
+    const called = (await (await (probe.connect(signer) as Contract).getFunction('set')(42n)).wait())!
+    expect(called.status).toBe(1)
+    expect(called.from).toBe(address)
+    expect(await probe.getFunction('value')()).toBe(42n)
+    expect((await provider.getTransaction(called.hash))!.gasLimit).toBe(callGas)
+  })
+})
+
 describe('a contract account with a paymaster', () => {
   async function paymasterSend(signer: SmartAccount, provider: Provider, from: string, to: string, paymasterParams: ReturnType<typeof utils.getPaymasterParams>) {
     const customData = { ...PUBDATA, paymasterParams }
@@ -348,7 +387,7 @@ describe('viem\'s zksync actions', () => {
   })
 })
 
-test("over the CLI's HTTP, kept in its state file: an account sends, and after a restart its transaction still traces and it sends again", async () => {
+test("over the CLI's HTTP, kept in its state file: an account sends (no gasLimit: the builder estimates as the account), and after a restart its transaction still traces and it sends again", async () => {
   const state = join(await tempDir(), 'state.json')
   let cli = await startCli(['--state', state])
   let provider = new Provider(cli.url)
@@ -359,9 +398,9 @@ test("over the CLI's HTTP, kept in its state file: an account sends, and after a
   const address = await contract.getAddress()
   await (await funder.transfer({ to: address, amount: 10n ** 18n })).wait()
   const send = async (value: bigint) => {
-    const signer = ECDSASmartAccount.create(address, owner.privateKey, provider)
-    const gasLimit = await estimateFromAccount(provider, { from: address, to: owner.address, value })
-    return (await (await signer.sendTransaction({ to: owner.address, value, gasLimit })).wait())!
+    // No gasLimit: the builder has the CLI estimate it with the account as `from`.
+    const signer = new SmartAccount({ address, secret: owner.privateKey, transactionBuilder: estimatedAsAccount }, provider)
+    return (await (await signer.sendTransaction({ to: owner.address, value })).wait())!
   }
   const first = await send(10n)
   expect(first.status).toBe(1)
