@@ -27,11 +27,16 @@ export async function preimageOf(nodes: TrieNodeStore, hash: PrefixedHexString):
  * write goes through putAccount and putStorage (code and field changes do too); a key is hashed
  * once per run of the node, then remembered. `forget()` starts over (the node store was cleared).
  */
+/** Keys remembered as recorded, at most: past it, it starts again (a key recorded twice is the same node). */
+const SEEN_LIMIT = 50_000
+
 export function recordPreimages(stateManager: MerkleStateManager, nodes: TrieNodeStore): { forget(): void } {
   const seen = new Set<string>()
   const record = (key: Uint8Array) => {
     const hex = bytesToHex(key)
     if (seen.has(hex)) return
+    // What it saves is a keccak per key written again: not worth ~120 bytes per key ever written.
+    if (seen.size >= SEEN_LIMIT) seen.clear()
     seen.add(hex)
     void nodes.put(preimageKey(bytesToHex(keccak256(key))), key.slice())
   }
