@@ -37,7 +37,6 @@ import { EphemeralStore } from './store/memoryStore.ts'
 import { SCHEMA_VERSION, type OlderBlocks, type PersistedChain, type Store } from './store/store.ts'
 import { TrieNodeStore } from './store/trieNodeStore.ts'
 import { servedAtHead } from './rpc/servedAtHead.ts'
-import { openFork } from './fork/openFork.ts'
 import type { ForkState } from './fork/forkState.ts'
 
 export interface RequestArguments {
@@ -446,8 +445,12 @@ export async function createNode(options: NodeConfig = {}): Promise<Node> {
   loading.catch(() => {}) // awaited below, after the accounts
   const accounts = await deriveDevAccounts(resolved.mnemonic, resolved.accounts)
   const persisted = await loading
-  // A fork takes the upstream's chain id (or the one it was stored with).
-  const fork = await openFork(options, { chain: persisted !== undefined, fork: persisted?.fork })
+  // A fork takes the upstream's chain id (or the one it was stored with). Its code is loaded only
+  // for a fork: the worker's startup bundle leaves it out.
+  const fork =
+    options.fork !== undefined || persisted?.fork !== undefined
+      ? await (await import('./fork/openFork.ts')).openFork(options, { chain: persisted !== undefined, fork: persisted?.fork })
+      : undefined
   const config: ResolvedConfig = fork ? { ...resolved, chainId: fork.point.chainId } : resolved
   const common = createChainCommon(config.chainId)
   const nodes = new TrieNodeStore(store.nodes, config.limits.stateCacheNodes)

@@ -1,9 +1,7 @@
 import { createGenesis } from '../exec/genesis.ts'
 import type { Node } from '../node.ts'
 import { ServerError, StoreError } from '../errors.ts'
-import { ForkState } from '../fork/forkState.ts'
-import { resolveForkPoint } from '../fork/openFork.ts'
-import { Upstream } from '../fork/upstream.ts'
+import type { ForkState } from '../fork/forkState.ts'
 import type { ResetForking } from '../rpc/devParams.ts'
 
 /**
@@ -59,6 +57,8 @@ async function forkAfterReset(node: Node, forking: ResetForking | undefined): Pr
   if (!forking) return current
   const url = forking.url ?? current?.point.url
   if (url === undefined) throw new ServerError('anvil_reset: forking needs a jsonRpcUrl: this chain is not a fork')
+  // The fork's code is loaded when a chain forks (the worker's startup bundle leaves it out).
+  const { ForkState, Upstream, resolveForkPoint } = await import('../fork/openFork.ts')
   const upstream = current ? current.upstream.withUrl(url) : new Upstream(url)
   const point = await resolveForkPoint(upstream, { url, blockNumber: forking.blockNumber }, node.config.chainId)
   // The same fork: what was fetched stays true.

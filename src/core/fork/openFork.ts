@@ -3,6 +3,9 @@ import type { ForkConfig } from '../config.ts'
 import { ForkState, type ForkPoint } from './forkState.ts'
 import { DEFAULT_UPSTREAM_POLICY, Upstream, type UpstreamPolicy } from './upstream.ts'
 
+// What a reset that forks needs too, from the module both load on demand.
+export { ForkState, Upstream }
+
 /**
  * The fork a node starts with: the one its store holds (continued, the upstream not asked), or a
  * new one from the `fork` option, whose block (the upstream's head when not given) and chain id
