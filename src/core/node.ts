@@ -76,6 +76,8 @@ export class Node {
   private restoring: Promise<void> | undefined
   /** Starts that restore now rather than when due: a call waits for it. */
   private beginRestoring: (() => void) | undefined
+  /** Those older blocks could not be read: nothing is mined (the miner's lock stays held). */
+  private olderUnreadable = false
 
   readonly pool = new TxPool()
   /** eth_sendTransaction's nonce assignment, one send at a time per sender (wallet/nonceQueue.ts). */
@@ -187,11 +189,14 @@ export class Node {
     if (this.closed) throw new ServerError('the node is closed')
     const spec = Object.hasOwn(methods, method) ? methods[method] : undefined
     if (!spec) throw new MethodNotFoundError(method)
-    if (this.restoring && !servedAtHead(method, params)) {
-      this.beginRestoring?.()
-      await this.restoring
-    }
+    if (this.restoring && !servedAtHead(method, params)) await this.olderBlocks()
     return this.run(method, params, () => spec.call(this, params))
+  }
+
+  /** Resolves once a restarted chain's older blocks are restored, starting their read now if it was not due yet. */
+  async olderBlocks(): Promise<void> {
+    this.beginRestoring?.()
+    await this.restoring
   }
 
   /**
@@ -218,11 +223,13 @@ export class Node {
         await due
         // A node closed meanwhile needs none of it.
         if (!this.closed) restore(await read())
+        this.miner.lock.release()
       } catch (error) {
+        // The miner's lock stays held: a chain without its older blocks has no batches to mine in.
+        this.olderUnreadable = true
         throw error instanceof RpcError ? error : new ChainStoreError(`the stored chain's older blocks could not be read: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
       } finally {
         this.beginRestoring = undefined
-        this.miner.lock.release()
       }
     })()
     this.restoring = restoring
@@ -297,9 +304,12 @@ export class Node {
     clearTimeout(this.batchTimer)
     // An older blocks' restore not begun yet is not begun now (it holds the miner's lock).
     this.beginRestoring?.()
-    // Let a block being mined finish its commit before the store goes away.
-    await this.miner.lock.acquire()
-    this.miner.lock.release()
+    // Let a block being mined finish its commit before the store goes away (none is, on a chain
+    // whose older blocks could not be read: the restore kept the lock).
+    if (!this.olderUnreadable) {
+      await this.miner.lock.acquire()
+      this.miner.lock.release()
+    }
     // What reads fetched from a fork's upstream since the last commit: kept for the next start.
     if (this.fork?.changed) await this.writer.persist().catch(() => {})
     await this.store.close()
@@ -498,7 +508,16 @@ export async function createNode(options: NodeConfig = {}): Promise<Node> {
     }
     writer.restored(chain.tip.number, persisted.settings)
     if (persisted.older) node.restoreOlderBlocks(persisted.older, (older) => restoreOlder(persisted, older, chain, storedBlock))
-    if (node.mining.automine && node.pool.size > 0) await mineRestoredPool(node)
+    if (node.mining.automine && node.pool.size > 0) {
+      // Mining needs the older blocks (the miner waits for them): read them now, not when due.
+      try {
+        await node.olderBlocks()
+      } catch (error) {
+        await node.close()
+        throw error
+      }
+      await mineRestoredPool(node)
+    }
   }
   return node
 }
