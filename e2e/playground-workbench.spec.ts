@@ -20,6 +20,7 @@ test('the keyboard reaches the Send and RPC console panels from their tabs, and 
   await page.keyboard.press('ArrowRight')
   await expect(page.getByTestId('tab-send')).toBeFocused()
   await expect(page).toHaveURL(/#send$/)
+  await expect(page.getByTestId('send-from')).toBeVisible()
   await page.keyboard.press('Tab')
   // Into the Send panel, at its first control (the sender), not off to an element of another panel.
   await expect(page.getByTestId('send-from')).toBeFocused()
@@ -27,6 +28,9 @@ test('the keyboard reaches the Send and RPC console panels from their tabs, and 
   await page.getByTestId('tab-console').focus()
   await page.getByTestId('tab-console').press('Enter')
   await expect(page).toHaveURL(/#console$/)
+  // As a user does: Tab once the panel is shown (on a loaded machine it is shown a moment after
+  // the URL changes, and a Tab before that moves on from the tab to whatever was shown then).
+  await expect(page.getByTestId('panel-console').getByTestId('method')).toBeVisible()
   await page.keyboard.press('Tab')
   await expect(page.getByTestId('panel-console').getByTestId('method')).toBeFocused()
 
