@@ -564,9 +564,7 @@ function restoreChain(persisted: PersistedChain, chain: Chain, chainId: number, 
     blocks.map((bytes, i) => storedBlock(bytes, blockHashes?.[i])),
     firstBlock,
   )
-  // Their hashes are indexed between the first calls, a slice per task, or by the first lookup by hash.
-  const indexSlice = () => chain.indexRestored(INDEX_SLICE) || setTimeout(indexSlice)
-  setTimeout(indexSlice)
+  indexInBackground(chain)
   if (firstBlock === 0) checkGenesis(chain, meta.genesisHash)
 }
 
@@ -576,6 +574,11 @@ function restoreOlder(persisted: PersistedChain, older: OlderBlocks, chain: Chai
   checkComplete(older.blocks, 0, firstBlock, meta.headNumber)
   chain.restoreOlder(older.blocks.map((bytes, number) => storedBlock(bytes, older.blockHashes?.[number])))
   checkGenesis(chain, meta.genesisHash)
+  indexInBackground(chain)
+}
+
+/** Restored blocks' hashes are indexed between the first calls, a slice per task, or by the first lookup by hash. */
+function indexInBackground(chain: Chain): void {
   const indexSlice = () => chain.indexRestored(INDEX_SLICE) || setTimeout(indexSlice)
   setTimeout(indexSlice)
 }

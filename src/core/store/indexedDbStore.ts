@@ -164,7 +164,7 @@ export class IndexedDbStore implements Store {
       tx.objectStore('meta').get('chain'),
       tx.objectStore('nodes').getAllKeys(),
       tx.objectStore('nodes').getAll(),
-      // Block segments only: node segments are read when the node first needs them (`laterNodes`).
+      // Block segments' keys only: the last ones are read below, node segments when a trie read needs them (`nodes`).
       tx.objectStore('segments').getAllKeys(blockSegmentKeys()) as Promise<number[]>,
       tx.objectStore('segments').getAllKeys(nodeSegmentKeys()) as Promise<string[]>,
       tx.objectStore('segments').getAllKeys(nodeFilterKeys()) as Promise<string[]>,

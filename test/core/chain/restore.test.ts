@@ -154,3 +154,22 @@ test('older blocks that cannot be read fail the calls that wait for them with th
   await expect(rpc(second)('eth_getBlockByNumber', '0x0', false)).rejects.toThrow('the stored chain is incomplete: its head is block 1 but 0 blocks are stored')
   expect(errors).toHaveLength(1)
 })
+
+test('a chain restored from its last blocks with executable transactions in its stored pool reads its older blocks, then mines them, before it starts', async () => {
+  const store = new TailFirstStore(2)
+  const first = await open(store)
+  for (let i = 0; i < 4; i++) await (await devWallet(first).sendTransaction({ to: DEV[1].address, value: 1n })).wait()
+  await rpc(first)('evm_setAutomine', false)
+  const pooled = await devWallet(first).sendTransaction({ to: DEV[1].address, value: 2n })
+  const head = Number(await rpc(first)<string>('eth_blockNumber'))
+  await first.close()
+
+  store.letOlderCome()
+  // Automine given at start: the pooled transaction is mined before createNode resolves, in a block
+  // placed in its batch (which needs the older blocks).
+  const second = await open(store, { mining: { mode: 'auto' } })
+  expect(store.olderRead).toBe(true)
+  const receipt = await rpc(second)<{ blockNumber: string; l1BatchNumber: string | null }>('eth_getTransactionReceipt', pooled.hash)
+  expect(Number(receipt.blockNumber)).toBe(head + 1)
+  expect(receipt.l1BatchNumber).not.toBeNull()
+})

@@ -25,6 +25,14 @@ async function deployFixture(funder: Wallet, name: 'GeneralPaymaster' | 'Approva
   return new Contract(receipt.contractAddress!, artifact.abi, funder)
 }
 
+/** A General paymaster holding 1 ETH, and the paymaster params that name it. */
+async function fundedGeneralPaymaster(funder: Wallet) {
+  const paymaster = await deployFixture(funder, 'GeneralPaymaster')
+  const address = await paymaster.getAddress()
+  await (await funder.transfer({ to: address, amount: 10n ** 18n })).wait()
+  return { paymaster, paymasterParams: utils.getPaymasterParams(address, { type: 'General', innerInput: '0x' }) }
+}
+
 /** A new account with no ETH at all: only a paymaster can pay for what it sends. */
 function emptyWallet(node: Node): Wallet {
   return new Wallet(EthersWallet.createRandom().privateKey, zksyncProvider(node))
@@ -217,11 +225,8 @@ describe('estimates and the detailed output', () => {
   test("zks_estimateFee and eth_estimateGas with paymasterParams add the paymaster's steps, and the estimate is enough", async () => {
     const provider = zksyncProvider(node)
     const funder = zksyncWallet(node, 0, provider)
-    const paymaster = await deployFixture(funder, 'GeneralPaymaster')
-    const paymasterAddress = await paymaster.getAddress()
-    await (await funder.transfer({ to: paymasterAddress, amount: 10n ** 18n })).wait()
+    const { paymasterParams } = await fundedGeneralPaymaster(funder)
     const user = emptyWallet(node)
-    const paymasterParams = utils.getPaymasterParams(paymasterAddress, { type: 'General', innerInput: '0x' })
     const call = { from: user.address, to: funder.address, data: '0x' }
     const plain = await provider.estimateFee(call)
     const paid = await provider.estimateFee({ ...call, customData: { gasPerPubdata: utils.DEFAULT_GAS_PER_PUBDATA_LIMIT, paymasterParams } })
@@ -247,11 +252,8 @@ describe('estimates and the detailed output', () => {
   test("zks_sendRawTransactionWithDetailedOutput runs the paymaster's steps: their events are in its output", async () => {
     const provider = zksyncProvider(node)
     const funder = zksyncWallet(node, 0, provider)
-    const paymaster = await deployFixture(funder, 'GeneralPaymaster')
-    const paymasterAddress = await paymaster.getAddress()
-    await (await funder.transfer({ to: paymasterAddress, amount: 10n ** 18n })).wait()
+    const { paymaster, paymasterParams } = await fundedGeneralPaymaster(funder)
     const user = emptyWallet(node)
-    const paymasterParams = utils.getPaymasterParams(paymasterAddress, { type: 'General', innerInput: '0x' })
     const raw = await user.signTransaction(
       await user.populateTransaction({ to: funder.address, customData: { gasPerPubdata: utils.DEFAULT_GAS_PER_PUBDATA_LIMIT, paymasterParams } }),
     )
