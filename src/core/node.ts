@@ -37,7 +37,7 @@ import { EphemeralStore } from './store/memoryStore.ts'
 import { SCHEMA_VERSION, type OlderBlocks, type PersistedChain, type Store } from './store/store.ts'
 import { TrieNodeStore } from './store/trieNodeStore.ts'
 import { servedAtHead } from './rpc/servedAtHead.ts'
-import type { ForkState } from './fork/forkState.ts'
+import type { ForkPoint, ForkState } from './fork/forkState.ts'
 
 export interface RequestArguments {
   method: string
@@ -190,7 +190,9 @@ export class Node {
     const spec = Object.hasOwn(methods, method) ? methods[method] : undefined
     if (!spec) throw new MethodNotFoundError(method)
     if (this.restoring && !servedAtHead(method, params)) await this.olderBlocks()
-    return this.run(method, params, () => spec.call(this, params))
+    // A fork's history up to its fork block is the upstream's (fork/history.ts).
+    const history = this.fork?.history
+    return this.run(method, params, () => (history ? history.answer(this, method, params, (local) => spec.call(this, local)) : spec.call(this, params)))
   }
 
   /** Resolves once a restarted chain's older blocks are restored, starting their read now if it was not due yet. */
@@ -344,6 +346,7 @@ export class Node {
     if (!pending) return minedBlockContext(this.common, block.header)
     return executionBlock(this.common, {
       parent: block.header,
+      parentHash: hexToBytes(block.hash),
       timestamp: this.clock.nextTimestamp(block.header.timestamp),
       coinbase: this.params.coinbase,
       gasLimit: this.params.gasLimit,
@@ -461,17 +464,21 @@ export async function createNode(options: NodeConfig = {}): Promise<Node> {
     options.fork !== undefined || persisted?.fork !== undefined
       ? await (await import('./fork/openFork.ts')).openFork(options, { chain: persisted !== undefined, fork: persisted?.fork })
       : undefined
-  const config: ResolvedConfig = fork ? { ...resolved, chainId: fork.point.chainId } : resolved
+  const config: ResolvedConfig = fork ? forkConfig(resolved, options, fork.point) : resolved
   const common = createChainCommon(config.chainId)
   const nodes = new TrieNodeStore(store.nodes, config.limits.stateCacheNodes)
   const chain = new Chain()
-  // BLOCKHASH reads the hash the chain indexed, not a decoded header's.
+  if (fork) chain.rebase(fork.point.blockNumber)
+  // BLOCKHASH reads the hash the chain indexed, not a decoded header's; below a fork's first
+  // block, the upstream's.
   const state = await StateMachine.create(
     common,
     nodes,
     (n) => {
       const block = chain.at(n)
-      return block && hexToBytes(block.hash)
+      if (block) return hexToBytes(block.hash)
+      const forked = n < chain.first ? state.fork : undefined
+      return forked?.blockHash(n)
     },
     config.codeSizeLimit,
   )
@@ -479,14 +486,15 @@ export async function createNode(options: NodeConfig = {}): Promise<Node> {
   const clock = new BlockClock(config.now)
   const writer = new ChainWriter(store, chain, nodes, config.chainId)
   // Stored blocks, restored or mined, are kept as their bytes, decoded while recently read.
-  const decode = (bytes: Uint8Array) => decodeBlockRecord(bytes, common)
+  const decode = (bytes: Uint8Array) => standInForForkBlock(decodeBlockRecord(bytes, common), state.fork?.point)
   const recent = new DecodedBlocks()
   const recentLogs = new RecentLogs()
   chain.storedForm = (block, bytes) => new StoredBlock(bytes, decode, recent, undefined, recentLogs, block)
 
   const storedBlock = (bytes: Uint8Array, hash?: Uint8Array) => new StoredBlock(bytes, decode, recent, hash, recentLogs)
+  const forkBlockHash = fork && hexToBytes(fork.point.blockHash)
   if (persisted) {
-    restoreChain(persisted, chain, config.chainId, storedBlock)
+    restoreChain(persisted, chain, config.chainId, (bytes, hash, position) => storedBlock(bytes, position === 0 ? forkBlockHash : hash))
     writer.restored(chain.tip.number)
     // The state's nodes are read from the store by need (TrieNodeStore.get): a start that answers
     // from the chain alone never waits for them, and its first state read reads only its path.
@@ -496,7 +504,7 @@ export async function createNode(options: NodeConfig = {}): Promise<Node> {
   } else {
     chain.append(await createGenesis(state, common, config, accounts, clock.now()))
     writer.enqueue(chain.tip)
-    await writer.durable(0n)
+    await writer.durable(chain.first)
   }
   const node = new Node(config, common, accounts, chain, state, clock, store, writer)
   node.useFork(fork)
@@ -507,7 +515,11 @@ export async function createNode(options: NodeConfig = {}): Promise<Node> {
       restoreSettings(node, persisted.settings, common, { mining: options.mining !== undefined, blockGasLimit: options.blockGasLimit !== undefined })
     }
     writer.restored(chain.tip.number, persisted.settings)
-    if (persisted.older) node.restoreOlderBlocks(persisted.older, (older) => restoreOlder(persisted, older, chain, storedBlock))
+    if (persisted.older) {
+      node.restoreOlderBlocks(persisted.older, (older) =>
+        restoreOlder(persisted, older, chain, (bytes, hash, position) => storedBlock(bytes, position === 0 ? forkBlockHash : hash)),
+      )
+    }
     if (node.mining.automine && node.pool.size > 0) {
       // Mining needs the older blocks (the miner waits for them): read them now, not when due.
       try {
@@ -520,6 +532,16 @@ export async function createNode(options: NodeConfig = {}): Promise<Node> {
     }
   }
   return node
+}
+
+/**
+ * A fork's settings: the upstream's chain id (or the one given), and the fork block's base fee
+ * unless a gas price is given, as anvil does: a client pricing its first transaction from the
+ * fork block's base fee must not fall below the node's.
+ */
+function forkConfig(resolved: ResolvedConfig, options: NodeConfig, point: ForkPoint): ResolvedConfig {
+  const gasPrice = options.gasPrice === undefined && point.baseFee !== undefined ? point.baseFee : resolved.gasPrice
+  return { ...resolved, chainId: point.chainId, gasPrice }
 }
 
 /**
@@ -549,7 +571,7 @@ const INDEX_SLICE = 500
  * indexed from their records' summaries and decoded only when read (chain/storedBlock.ts), so
  * this stays quick however long the chain is.
  */
-function restoreChain(persisted: PersistedChain, chain: Chain, chainId: number, storedBlock: (bytes: Uint8Array, hash?: Uint8Array) => StoredBlock): void {
+function restoreChain(persisted: PersistedChain, chain: Chain, chainId: number, storedBlock: RestoredBlock): void {
   const { meta, blocks, blockHashes, firstBlock = 0 } = persisted
   if (meta.schemaVersion > SCHEMA_VERSION) {
     throw new ChainStoreError(
@@ -561,7 +583,7 @@ function restoreChain(persisted: PersistedChain, chain: Chain, chainId: number, 
   }
   checkComplete(blocks, firstBlock, Number(meta.headNumber) + 1, meta.headNumber)
   chain.restore(
-    blocks.map((bytes, i) => storedBlock(bytes, blockHashes?.[i])),
+    blocks.map((bytes, i) => storedBlock(bytes, blockHashes?.[i], firstBlock + i)),
     firstBlock,
   )
   indexInBackground(chain)
@@ -569,12 +591,24 @@ function restoreChain(persisted: PersistedChain, chain: Chain, chainId: number, 
 }
 
 /** Blocks 0 up to the first restored one, which the store read after the start (Node.restoreOlderBlocks). */
-function restoreOlder(persisted: PersistedChain, older: OlderBlocks, chain: Chain, storedBlock: (bytes: Uint8Array, hash?: Uint8Array) => StoredBlock): void {
+function restoreOlder(persisted: PersistedChain, older: OlderBlocks, chain: Chain, storedBlock: RestoredBlock): void {
   const { meta, firstBlock = 0 } = persisted
   checkComplete(older.blocks, 0, firstBlock, meta.headNumber)
-  chain.restoreOlder(older.blocks.map((bytes, number) => storedBlock(bytes, older.blockHashes?.[number])))
+  chain.restoreOlder(older.blocks.map((bytes, position) => storedBlock(bytes, older.blockHashes?.[position], position)))
   checkGenesis(chain, meta.genesisHash)
   indexInBackground(chain)
+}
+
+/** A block from the store: its bytes, its hash if the store kept it, and its position in the chain (0: its genesis). */
+type RestoredBlock = (bytes: Uint8Array, hash: Uint8Array | undefined, position: number) => StoredBlock
+
+/**
+ * A fork's first block stands for the upstream's fork block (exec/genesis.ts): its hash is the
+ * upstream's, not its header's, decoded or restored (a store hashes headers).
+ */
+function standInForForkBlock(record: BlockRecord, point: ForkPoint | undefined): BlockRecord {
+  if (point && record.number === point.blockNumber) record.hash = point.blockHash
+  return record
 }
 
 /** Restored blocks' hashes are indexed between the first calls, a slice per task, or by the first lookup by hash. */
@@ -593,7 +627,7 @@ function checkComplete(blocks: Uint8Array[], first: number, count: number, head:
 }
 
 function checkGenesis(chain: Chain, genesisHash: string): void {
-  if (chain.at(0n)!.hash !== genesisHash) {
+  if (chain.genesis.hash !== genesisHash) {
     throw new ChainStoreError('the stored chain is damaged: its genesis block does not match its record')
   }
 }

@@ -149,3 +149,11 @@ export async function startForkUpstream({ delayMs = 0 } = {}): Promise<ForkUpstr
     },
   }
 }
+
+/** A call straight to the upstream pagenode (not through the counting proxy): what the upstream itself answers. */
+export async function askUpstream<T = unknown>(upstream: ForkUpstream, method: string, params: unknown[] = []): Promise<T> {
+  const response = await fetch(upstream.cli.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
+  const answer = (await response.json()) as { result?: T; error?: { message: string } }
+  if (answer.error) throw new Error(`the upstream answered ${method} with an error: ${answer.error.message}`)
+  return answer.result as T
+}

@@ -67,8 +67,14 @@ export class BatchPolicy {
  * `batchSealed` flag) only once the block that seals it is stored (`publishSealed`).
  */
 export class BatchIndex {
+  /** Batch `firstNumber + i` at `i`. */
   private readonly batches: BatchRecord[] = []
-  /** The last batch whose sealing block is stored (batch 0 is the genesis block's). */
+  /**
+   * The genesis block's batch: 0, or on a fork of a ZKsync chain the fork block's (the local
+   * batches continue the upstream's numbering). Taken from the first block added.
+   */
+  private firstNumber = 0n
+  /** The last batch whose sealing block is stored (the genesis block's first). */
   private storedSealed = 0n
 
   get last(): BatchRecord {
@@ -83,7 +89,7 @@ export class BatchIndex {
 
   /** The last sealed batch as stored (batch 0, the genesis block's, is sealed from the start). */
   get lastSealed(): BatchRecord {
-    return this.batches[Number(this.storedSealed)]
+    return this.batches[Number(this.storedSealed - this.firstNumber)]
   }
 
   /** Batch `number` if readers may see it sealed (its sealing block is stored). */
@@ -105,7 +111,8 @@ export class BatchIndex {
   }
 
   get(number: bigint): BatchRecord | undefined {
-    return number >= 0n && number < BigInt(this.batches.length) ? this.batches[Number(number)] : undefined
+    const i = number - this.firstNumber
+    return i >= 0n && i < BigInt(this.batches.length) ? this.batches[Number(i)] : undefined
   }
 
   placementFor(timestamp: bigint): BatchPlacement {
@@ -118,7 +125,8 @@ export class BatchIndex {
   add(block: BlockRecord, blocksOf: (batch: BatchRecord) => Iterable<BlockRecord>): void {
     let batch = this.open
     if (!batch || batch.number !== block.l1BatchNumber) {
-      const expected = this.last ? this.last.number + 1n : 0n
+      if (this.batches.length === 0) this.firstNumber = this.storedSealed = block.l1BatchNumber
+      const expected = this.last ? this.last.number + 1n : this.firstNumber
       if (batch || block.l1BatchNumber !== expected) {
         throw new Error(`block ${block.number} is in batch ${block.l1BatchNumber}, but the next batch is ${batch?.number ?? expected}`)
       }
@@ -143,7 +151,7 @@ export class BatchIndex {
   truncate(number: bigint, blocksOf: (batch: BatchRecord) => Iterable<BlockRecord>): void {
     while (this.batches.length > 0 && this.last.firstBlock > number) this.batches.pop()
     const last = this.last
-    if (!last) this.storedSealed = 0n
+    if (!last) this.storedSealed = this.firstNumber
     if (!last || last.lastBlock <= number) return this.clampStoredSealed()
     last.lastBlock = number
     let txCount = 0
@@ -163,7 +171,7 @@ export class BatchIndex {
     const last = this.last
     if (!last) return
     const lastSealed = last.sealed ? last.number : last.number - 1n
-    if (this.storedSealed > lastSealed) this.storedSealed = lastSealed < 0n ? 0n : lastSealed
+    if (this.storedSealed > lastSealed) this.storedSealed = lastSealed < this.firstNumber ? this.firstNumber : lastSealed
   }
 
   /** Sealed or open again (a truncation); the blocks show it once the seal is stored (`publishSealed`). */

@@ -29,8 +29,14 @@ export const isPending = (ref: BlockRef): boolean => ref.kind === 'tag' && ref.t
  * miner and the writer use the unpublished accessors (`tip`, `at`, `minedTransaction`).
  */
 export class Chain {
+  /** Block `firstNumber + i` at `i`. */
   private blocks: BlockRecord[] = []
-  /** The last stored block's number: what readers see as the head. */
+  /**
+   * The number of the chain's first block: 0, or a fork's block (the local chain continues the
+   * upstream's numbering, and the blocks up to this one are the upstream's: fork/history.ts).
+   */
+  private firstNumber = 0
+  /** The last stored block's position in `blocks`: what readers see as the head. */
   private published = -1
   private readonly byHash = new Map<PrefixedHexString, BlockRecord>()
   /** Where each transaction is: its block and index (a stored block is not decoded to index it). */
@@ -57,6 +63,28 @@ export class Chain {
   private readonly bytecodes = new Map<PrefixedHexString, { bytecode: Uint8Array; block: bigint }>()
   private senders = new SenderIndex()
 
+  /** The number of the chain's first block (its genesis): 0, or the block a fork forked. */
+  get first(): bigint {
+    return BigInt(this.firstNumber)
+  }
+
+  /** The chain's first block. */
+  get genesis(): BlockRecord {
+    return this.blocks[0]
+  }
+
+  /** Numbers the chain from `first` (a new node, a reset onto a fork): only while it is empty. */
+  rebase(first: bigint): void {
+    if (this.blocks.length > 0) throw new Error(`the chain cannot start at block ${first}: it holds blocks`)
+    this.firstNumber = Number(first)
+    this.batches = new BatchIndex()
+  }
+
+  /** Where block `number` is in `blocks` (may be out of range). */
+  private slot(number: bigint): number {
+    return Number(number) - this.firstNumber
+  }
+
   /** The head as readers see it: the last stored block. */
   get head(): BlockRecord {
     return this.blocks[this.published]
@@ -72,7 +100,7 @@ export class Chain {
    * sealing of batches up to `sealedBatch` (a commit that stored a batch's sealing block).
    */
   publish(number: bigint, sealedBatch?: bigint): void {
-    this.published = Math.min(Number(number), this.blocks.length - 1)
+    this.published = Math.min(this.slot(number), this.blocks.length - 1)
     if (sealedBatch !== undefined) this.batches.publishSealed(sealedBatch, (batch) => this.batchBlocks(batch))
   }
 
@@ -84,7 +112,7 @@ export class Chain {
    * for every block grew the heap with the chain (issue 19, item 7; bench/memory.ts).
    */
   stored(block: BlockRecord, bytes: Uint8Array): void {
-    const n = Number(block.number)
+    const n = this.slot(block.number)
     if (!this.storedForm || this.blocks[n] !== block || block instanceof StoredBlock) return
     const stored = this.storedForm(block, bytes)
     this.blocks[n] = stored
@@ -96,12 +124,13 @@ export class Chain {
 
   /** Block `number`, stored or not (the miner's BLOCKHASH, the writer). */
   at(number: bigint): BlockRecord | undefined {
-    return number >= 0n && number < BigInt(this.blocks.length) ? this.blocks[Number(number)] : undefined
+    const n = this.slot(number)
+    return n >= 0 && n < this.blocks.length ? this.blocks[n] : undefined
   }
 
   /** The last block of the last sealed L1 batch (as stored): what `safe` and `finalized` name. */
   get finalized(): BlockRecord {
-    return this.blocks[Math.min(Number(this.batches.lastSealed.lastBlock), this.published)]
+    return this.blocks[Math.min(this.slot(this.batches.lastSealed.lastBlock), this.published)]
   }
 
   /** The batch new blocks join, if one is open. */
@@ -126,8 +155,8 @@ export class Chain {
   /** The blocks of a batch, first to last. */
   *batchBlocks(batch: BatchRecord): Generator<BlockRecord> {
     // Up to the tip: a batch is sealed by the block the miner appends, stored or not yet.
-    const last = Math.min(Number(batch.lastBlock), this.blocks.length - 1)
-    for (let n = Number(batch.firstBlock); n <= last; n++) yield this.blocks[n]
+    const last = Math.min(this.slot(batch.lastBlock), this.blocks.length - 1)
+    for (let n = this.slot(batch.firstBlock); n <= last; n++) yield this.blocks[n]
   }
 
   /** Which batch a block mined now with this timestamp joins. */
@@ -147,7 +176,8 @@ export class Chain {
 
   /**
    * Appends blocks from the store (so published), indexed by hash later (`unindexed`). `first`:
-   * the number of the first one, when the older ones come later (`restoreOlder`).
+   * the position of the first one (its number less the chain's first number), when the older
+   * ones come later (`restoreOlder`).
    */
   restore(blocks: Iterable<StoredBlock>, first = 0): void {
     if (first > 0) {
@@ -158,7 +188,7 @@ export class Chain {
     for (const block of blocks) this.extend(block)
     // Stored, so published, and so are the batches they seal.
     const last = this.batches.last
-    this.publish(BigInt(this.blocks.length - 1), last && (last.sealed ? last.number : last.number - 1n))
+    this.publish(BigInt(this.blocks.length - 1 + this.firstNumber), last && (last.sealed ? last.number : last.number - 1n))
     if (this.blocks.length > from) this.unindexed = { from, to: this.blocks.length }
   }
 
@@ -206,8 +236,8 @@ export class Chain {
   }
 
   private extend(block: BlockRecord): void {
-    if (block.number !== BigInt(this.blocks.length)) {
-      throw new Error(`block ${block.number} does not extend the chain at ${this.blocks.length - 1}`)
+    if (block.number !== BigInt(this.blocks.length + this.firstNumber)) {
+      throw new Error(`block ${block.number} does not extend the chain at ${this.blocks.length - 1 + this.firstNumber}`)
     }
     this.blocks.push(block)
     if (!(block instanceof StoredBlock) || block.publishesBytecode) {
@@ -236,8 +266,9 @@ export class Chain {
   /** Drops every block above `number` (a failed commit, later evm_revert). */
   truncate(number: bigint): BlockRecord[] {
     this.indexRestored()
-    const removed = this.blocks.splice(Number(number) + 1)
-    if (this.published > Number(number)) this.published = Number(number)
+    const keep = Math.max(this.slot(number) + 1, 0)
+    const removed = this.blocks.splice(keep)
+    if (this.published >= keep) this.published = keep - 1
     for (const block of removed) {
       this.byHash.delete(block.hash)
       for (const hash of transactionHashesOf(block)) this.txs.delete(hash)
@@ -249,19 +280,20 @@ export class Chain {
   }
 
   byNumber(number: bigint): BlockRecord | undefined {
-    return number >= 0n && number <= BigInt(this.published) ? this.blocks[Number(number)] : undefined
+    const n = this.slot(number)
+    return n >= 0 && n <= this.published ? this.blocks[n] : undefined
   }
 
   blockByHash(hash: PrefixedHexString): BlockRecord | undefined {
     this.indexRestored()
     const block = this.byHash.get(hash.toLowerCase() as PrefixedHexString)
-    return block && block.number <= BigInt(this.published) ? block : undefined
+    return block && this.slot(block.number) <= this.published ? block : undefined
   }
 
   /** A transaction in a stored block. */
   transaction(hash: PrefixedHexString): TransactionRecord | undefined {
     const found = this.located(hash)
-    return found && found.block.number <= BigInt(this.published) ? found.block.transactions[found.index] : undefined
+    return found && this.slot(found.block.number) <= this.published ? found.block.transactions[found.index] : undefined
   }
 
   /** A transaction in any block, stored or not (the miner, telling a sender what became of it). */
@@ -290,7 +322,7 @@ export class Chain {
   /** Blocks `from`..`to` inclusive (clamped to the chain). */
   *range(from: bigint, to: bigint): Generator<BlockRecord> {
     const last = to < this.head.number ? to : this.head.number
-    for (let n = from < 0n ? 0n : from; n <= last; n++) yield this.blocks[Number(n)]
+    for (let n = from < this.first ? this.first : from; n <= last; n++) yield this.blocks[this.slot(n)]
   }
 
   /** The block a tag names. `pending` reads as the head: pending state is the head's state. */

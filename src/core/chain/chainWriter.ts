@@ -90,9 +90,13 @@ export class ChainWriter {
     return !this.writing && this.queued.length === 0 && this.dropAbove === undefined && !this.pendingOther
   }
 
-  /** Number of the head as a store holding blocks up to `head` describes it. */
+  /**
+   * The chain as a store holding blocks up to `head` describes it. A store keeps blocks by their
+   * position in the chain (0 for its genesis), which is their number except on a fork, whose
+   * genesis is the fork block (Chain.first).
+   */
   meta(head: bigint = this.chain.tip.number): ChainMeta {
-    return { schemaVersion: SCHEMA_VERSION, chainId: this.chainId, genesisHash: this.chain.at(0n)!.hash, headNumber: head }
+    return { schemaVersion: SCHEMA_VERSION, chainId: this.chainId, genesisHash: this.chain.genesis.hash, headNumber: head - this.chain.first }
   }
 
   /**
@@ -200,7 +204,8 @@ export class ChainWriter {
     const fork = this.fork?.changed ? this.fork.drainNew() : undefined
     const settings = this.settingsChanged()
     if (settings) this.storedSettings = settings
-    const encoded = blocks.map((block) => ({ number: block.number, bytes: encodeBlockRecord(block) }))
+    const first = this.chain.first
+    const encoded = blocks.map((block) => ({ number: block.number - first, bytes: encodeBlockRecord(block) }))
     // The last batch this commit seals, as encoded (a batch sealed in memory meanwhile waits for its own commit).
     let sealedBatch: bigint | undefined
     for (const block of blocks) if (block.sealsBatch && (sealedBatch === undefined || block.l1BatchNumber > sealedBatch)) sealedBatch = block.l1BatchNumber
@@ -209,7 +214,7 @@ export class ChainWriter {
         meta: this.meta(head),
         nodes,
         blocks: encoded,
-        dropAbove,
+        dropAbove: dropAbove === undefined ? undefined : dropAbove - first,
         pool: poolChanges && encodePoolChanges(poolChanges),
         settings,
         fork,

@@ -1,5 +1,5 @@
 import { Lock, type Account, type PrefixedHexString } from '@ethereumjs/util'
-import { createAddressFromString } from '@ethereumjs/util'
+import { createAddressFromString, hexToBytes } from '@ethereumjs/util'
 import { produceBlock } from '../exec/blockProducer.ts'
 import type { StateMachine } from '../exec/stateMachine.ts'
 import type { BatchPolicy } from './batches.ts'
@@ -209,6 +209,7 @@ export class Miner {
       state.vm,
       {
         parent: parent.header,
+        parentHash: hexToBytes(parent.hash),
         timestamp,
         coinbase: params.coinbase,
         gasLimit: params.gasLimit,

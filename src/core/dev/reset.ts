@@ -24,8 +24,10 @@ export function resetChain(node: Node, forking?: ResetForking): Promise<void> {
       const why = error instanceof Error ? error.message : String(error)
       throw new StoreError(`the store refused to wipe the chain (${why}); nothing was reset`, { cause: error })
     }
-    node.writer.restored(-1n)
-    node.chain.truncate(-1n)
+    node.chain.truncate(node.chain.first - 1n)
+    // A fork's chain continues the upstream's numbering from its fork block (exec/genesis.ts).
+    node.chain.rebase(fork?.point.blockNumber ?? 0n)
+    node.writer.restored(node.chain.first - 1n)
     await node.state.clear()
     fork?.rewriteAll()
     node.useFork(fork)
@@ -37,7 +39,7 @@ export function resetChain(node: Node, forking?: ResetForking): Promise<void> {
     node.snapshots.clear()
     const genesis = await createGenesis(node.state, node.common, node.config, node.accounts, node.clock.now())
     node.chain.append(genesis)
-    node.filters.rewind(0n)
+    node.filters.rewind(genesis.number)
     node.writer.enqueue(genesis)
     try {
       await node.writer.settled()

@@ -17,6 +17,8 @@ import { prepareForkedExecution } from '../fork/forkedStateManager.ts'
 /** The header fields the node chooses for a new block; roots and gas come from execution. */
 export interface BlockTemplate {
   parent: BlockHeader
+  /** The parent's hash when it is not its header's (a fork's first block stands for the upstream's). */
+  parentHash?: Uint8Array
   timestamp: bigint
   coinbase: Address
   gasLimit: bigint
@@ -96,7 +98,7 @@ let lastContext: (BlockTemplate & { common: Common; block: Block }) | undefined
 export function contextFields(template: BlockTemplate): HeaderData {
   const { parent } = template
   return {
-    parentHash: headerHash(parent),
+    parentHash: template.parentHash ?? headerHash(parent),
     number: template.number ?? parent.number + 1n,
     timestamp: template.timestamp,
     gasLimit: template.gasLimit,

@@ -14,6 +14,12 @@ import type { StateMachine } from './stateMachine.ts'
 /**
  * Block 0: the dev accounts and the rich wallets funded, the system contracts installed, a real header over that
  * state. Written into the miner's VM, which must be at the empty state (a new node, anvil_reset).
+ *
+ * On a fork, the first block stands for the fork block, as anvil's does: its number, timestamp
+ * and hash are the upstream's (so the next block's parent hash and BLOCKHASH are the upstream's),
+ * and so is its L1 batch on a ZKsync upstream; its state is the upstream's with the changes above.
+ * Its own header (state root, base fee) is what the node mines on; readers get the upstream's
+ * block (fork/history.ts).
  */
 export async function createGenesis(
   state: StateMachine,
@@ -48,10 +54,14 @@ export async function createGenesis(
   if (supply > 0n) {
     await sm.putStorage(createAddressFromString(BASE_TOKEN_L2_ADDRESS), setLengthLeft(bigIntToBytes(TOTAL_SUPPLY_SLOT), 32), bigIntToBytes(supply))
   }
+  const point = state.fork?.point
+  const number = point?.blockNumber ?? 0n
+  const time = point?.timestamp ?? timestamp
+  const batch = point?.l1Batch ?? 0n
   const header = createBlockHeader(
     {
-      number: 0n,
-      timestamp,
+      number,
+      timestamp: time,
       gasLimit: config.blockGasLimit,
       baseFeePerGas: config.gasPrice,
       stateRoot: await sm.getStateRoot(),
@@ -65,13 +75,13 @@ export async function createGenesis(
   )
   return {
     header,
-    hash: bytesToHex(header.hash()),
-    number: 0n,
+    hash: point?.blockHash ?? bytesToHex(header.hash()),
+    number,
     transactions: [],
     size: blockSize(header, []),
-    // Batch 0 holds the genesis block alone and is sealed from the start.
-    l1BatchNumber: 0n,
-    l1BatchTimestamp: timestamp,
+    // Batch 0 (a fork's: the fork block's batch) holds the genesis block alone and is sealed from the start.
+    l1BatchNumber: batch,
+    l1BatchTimestamp: time,
     l1BatchTxOffset: 0,
     sealsBatch: true,
     batchSealed: true,

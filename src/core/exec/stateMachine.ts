@@ -18,7 +18,8 @@ import { NONCE_HOLDER_PRECOMPILE } from '../rollup/nonceHolder.ts'
 import { runContractDeployerCreations } from './contractDeployerHook.ts'
 
 /** Hash of a canonical block by number, for the BLOCKHASH opcode. */
-export type BlockHashLookup = (number: bigint) => Uint8Array | undefined
+/** A block's hash for BLOCKHASH (a fork's older blocks are the upstream's: asked of it by need). */
+export type BlockHashLookup = (number: bigint) => Uint8Array | undefined | Promise<Uint8Array | undefined>
 
 const ZERO_HASH = new Uint8Array(32)
 const SANDBOX_CACHE_SIZE = 4
@@ -239,7 +240,7 @@ async function newVm(
 function blockHashAdapter(blockHash: BlockHashLookup): EVMMockBlockchainInterface {
   const adapter: EVMMockBlockchainInterface = {
     getBlock: async (number: number) => {
-      const hash = blockHash(BigInt(number)) ?? ZERO_HASH
+      const hash = (await blockHash(BigInt(number))) ?? ZERO_HASH
       return { hash: () => hash }
     },
     putBlock: async () => {},

@@ -1,15 +1,30 @@
 import { RLP } from '@ethereumjs/rlp'
 import { bigIntToBytes, bigIntToHex, bytesToBigInt, bytesToUnprefixedHex, hexToBytes, KECCAK256_NULL, KECCAK256_RLP, setLengthLeft, unpadBytes } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
-import { UpstreamError } from '../errors.ts'
+import { ChainStoreError, UpstreamError } from '../errors.ts'
 import { bytesToHex } from '../hexText.ts'
+import { ForkHistory } from './history.ts'
 import type { Upstream } from './upstream.ts'
 
-/** What a forked chain forked: where, at which block, and the chain id the node took. */
+/**
+ * What a forked chain forked: where, at which block, and the chain id the node took. The local
+ * chain continues the upstream's numbering: its first block stands for the fork block (its number,
+ * hash and timestamp), and the history up to it is the upstream's (fork/history.ts).
+ */
 export interface ForkPoint {
   url: string
   blockNumber: bigint
   chainId: number
+  /** The fork block's hash: the parent hash of the first block mined here. */
+  blockHash: `0x${string}`
+  timestamp: bigint
+  /** The fork block's base fee, which a fork's blocks keep unless a gas price is given (as anvil does). */
+  baseFee?: bigint
+  /**
+   * A ZKsync upstream's L1 batch of the fork block: the local batches continue after it, and the
+   * batches up to it are the upstream's. Undefined for an upstream without batches.
+   */
+  l1Batch?: bigint
 }
 
 /** An account as the upstream holds it at the fork block. */
@@ -29,16 +44,23 @@ export interface ForkAccount {
  *
  * The entries are opaque to the store, one map from key to bytes: `point` (JSON), `a<address>`
  * (an account: RLP of nonce, balance, code hash, has-storage; empty: no account), `c<code hash>`
- * (code), `s<address><slot>` (a slot's value, leading zeros stripped).
+ * (code), `s<address><slot>` (a slot's value, leading zeros stripped), `b<number>` (an upstream
+ * block's hash), `h<call>` (an answer about the upstream's history: its JSON).
  */
 export class ForkState {
   private readonly accounts = new Map<string, ForkAccount | null>()
   private readonly codes = new Map<string, Uint8Array>()
   private readonly slots = new Map<string, Uint8Array>()
+  /** Upstream blocks' hashes, by number (BLOCKHASH below the fork block). */
+  private readonly hashes = new Map<bigint, Uint8Array>()
+  /** The upstream's answers about its history up to the fork block, by call (fork/history.ts), as JSON. */
+  private readonly answers = new Map<string, string>()
   private readonly fetching = new Map<string, Promise<unknown>>()
   private fresh = new Map<string, Uint8Array>()
   /** Whether the upstream answers eth_getProof; unknown until it was asked once. */
   private proofs: boolean | undefined
+  /** The upstream's history up to the fork block, as the node serves it. */
+  readonly history = new ForkHistory(this)
   /** Called when something was fetched: the node stores it without waiting for a block. */
   onFetched: () => void = () => {}
 
@@ -100,6 +122,39 @@ export class ForkState {
     for (const [address, account] of this.accounts) this.fresh.set(`a${address}`, encodeAccount(account))
     for (const [hash, code] of this.codes) this.fresh.set(`c${hash}`, code)
     for (const [key, value] of this.slots) this.fresh.set(`s${key}`, value)
+    for (const [number, hash] of this.hashes) this.fresh.set(`b${number}`, hash)
+    for (const [call, answer] of this.answers) this.fresh.set(`h${call}`, textEncoder.encode(answer))
+  }
+
+  /** The hash of the upstream's block `number` (below the fork block), for BLOCKHASH. */
+  async blockHash(number: bigint): Promise<Uint8Array | undefined> {
+    const known = this.hashes.get(number)
+    if (known) return known
+    return this.once(`b${number}`, async () => {
+      const block = await this.upstream.request<{ hash?: string } | null>('eth_getBlockByNumber', [bigIntToHex(number), false])
+      if (!block) return undefined
+      const hash = hexToBytes(checkHex(block.hash, 'eth_getBlockByNumber', this.upstream.host))
+      this.hashes.set(number, hash)
+      this.keep(`b${number}`, hash)
+      return hash
+    })
+  }
+
+  /**
+   * The upstream's answer to a call about its history up to the fork block (`call`: the method
+   * and its params as JSON, which name blocks by number, never by tag): fetched once, kept like
+   * the state. `fetch` may reject an answer that is not about that history: it is not kept.
+   */
+  async answer(call: string, fetch: () => Promise<unknown>): Promise<unknown> {
+    const known = this.answers.get(call)
+    if (known !== undefined) return JSON.parse(known)
+    return this.once(`h${call}`, async () => {
+      const answer = await fetch()
+      const json = JSON.stringify(answer ?? null)
+      this.answers.set(call, json)
+      this.keep(`h${call}`, textEncoder.encode(json))
+      return answer ?? null
+    })
   }
 
   /** Whether the account at `address` was fetched already (or restored). */
@@ -212,8 +267,12 @@ export class ForkState {
     if (kind === 'a') this.accounts.set(key.slice(1), decodeAccount(value))
     else if (kind === 'c') this.codes.set(key.slice(1), value)
     else if (kind === 's') this.slots.set(key.slice(1), value)
+    else if (kind === 'b') this.hashes.set(BigInt(key.slice(1)), value)
+    else if (kind === 'h') this.answers.set(key.slice(1), new TextDecoder().decode(value))
   }
 }
+
+const textEncoder = new TextEncoder()
 
 /** An upstream's JSON-RPC error for a method it does not serve (as opposed to a failure). */
 function isRefusal(error: UpstreamError): boolean {
@@ -240,10 +299,26 @@ function decodeAccount(bytes: Uint8Array): ForkAccount | null {
 }
 
 export function encodePoint(point: ForkPoint): Uint8Array {
-  return new TextEncoder().encode(JSON.stringify({ url: point.url, blockNumber: point.blockNumber.toString(), chainId: point.chainId }))
+  const { url, blockNumber, chainId, blockHash, timestamp, baseFee, l1Batch } = point
+  return new TextEncoder().encode(
+    JSON.stringify({ url, blockNumber: blockNumber.toString(), chainId, blockHash, timestamp: timestamp.toString(), baseFee: baseFee?.toString(), l1Batch: l1Batch?.toString() }),
+  )
 }
 
 function decodePoint(bytes: Uint8Array): ForkPoint {
-  const { url, blockNumber, chainId } = JSON.parse(new TextDecoder().decode(bytes)) as { url: string; blockNumber: string; chainId: number }
-  return { url, blockNumber: BigInt(blockNumber), chainId }
+  const stored = JSON.parse(new TextDecoder().decode(bytes)) as Record<string, string | number | undefined>
+  // A fork stored before the local chain continued the upstream's numbering has no fork block hash.
+  if (typeof stored.blockHash !== 'string') {
+    throw new ChainStoreError('the stored fork was written by an earlier pagenode whose forks started at block 0: fork again on another store (or wipe this one)')
+  }
+  const { url, blockNumber, chainId, blockHash, timestamp, baseFee, l1Batch } = stored as Record<string, string> & { chainId: number }
+  return {
+    url,
+    blockNumber: BigInt(blockNumber),
+    chainId,
+    blockHash: blockHash as `0x${string}`,
+    timestamp: BigInt(timestamp),
+    baseFee: baseFee === undefined ? undefined : BigInt(baseFee),
+    l1Batch: l1Batch === undefined ? undefined : BigInt(l1Batch),
+  }
 }

@@ -35,17 +35,44 @@ export async function openFork(
   return new ForkState(await resolveForkPoint(upstream, fork, options.chainId), upstream)
 }
 
-/** The fork point of `fork`: its block and chain id, as given or as the upstream says. */
+/**
+ * The fork point of `fork`: its block (number, hash, timestamp, base fee, and on a ZKsync upstream
+ * its L1 batch) and chain id, as given or as the upstream says, asked in one batch.
+ */
 export async function resolveForkPoint(upstream: Upstream, fork: ForkConfig, chainId: number | undefined): Promise<ForkPoint> {
-  const [head, upstreamChainId] = await Promise.all([
+  const tag = fork.blockNumber === undefined ? 'latest' : `0x${BigInt(fork.blockNumber).toString(16)}`
+  const [head, block, upstreamChainId] = await Promise.all([
     upstream.request<string>('eth_blockNumber', []),
+    upstream.request<UpstreamBlock | null>('eth_getBlockByNumber', [tag, false]),
     chainId === undefined ? upstream.request<string>('eth_chainId', []) : undefined,
   ])
-  const blockNumber = fork.blockNumber === undefined ? BigInt(head) : BigInt(fork.blockNumber)
-  if (blockNumber > BigInt(head)) {
-    throw new InvalidParamsError(`the fork block ${blockNumber} is past the head of the upstream ${upstream.host} (block ${BigInt(head)})`)
+  if (!block) {
+    throw new InvalidParamsError(`the fork block ${BigInt(fork.blockNumber!)} is past the head of the upstream ${upstream.host} (block ${BigInt(head)})`)
   }
-  return { url: fork.url, blockNumber, chainId: chainId ?? Number(BigInt(upstreamChainId!)) }
+  let l1Batch: bigint | undefined
+  if (block.l1BatchNumber !== undefined) {
+    // A ZKsync block whose batch is not sealed yet names none: it is the one after the last sealed.
+    l1Batch = block.l1BatchNumber === null ? BigInt(await upstream.request<string>('zks_L1BatchNumber', [])) + 1n : BigInt(block.l1BatchNumber)
+  }
+  return {
+    url: fork.url,
+    blockNumber: BigInt(block.number),
+    chainId: chainId ?? Number(BigInt(upstreamChainId!)),
+    blockHash: block.hash,
+    timestamp: BigInt(block.timestamp),
+    baseFee: block.baseFeePerGas === undefined || block.baseFeePerGas === null ? undefined : BigInt(block.baseFeePerGas),
+    l1Batch,
+  }
+}
+
+/** The fields of an upstream block the fork point takes. */
+interface UpstreamBlock {
+  number: string
+  hash: `0x${string}`
+  timestamp: string
+  baseFeePerGas?: string | null
+  /** ZKsync's: null while the block's batch is not sealed; absent elsewhere. */
+  l1BatchNumber?: string | null
 }
 
 /** Checks a fork option as resolveConfig checks the others: a mistake fails the start. */

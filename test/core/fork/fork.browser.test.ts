@@ -38,6 +38,11 @@ test('a forked chain in IndexedDB: reads and a transfer, then a reload with the 
   const name = uniqueName('fork')
   const first = await start({ name, fork: { url: upstream.url, retries: 0 } })
   expect(await call(first, 'eth_chainId')).toBe('0x539')
+  // The chain continues the upstream's numbering, and its history up to the fork block is the upstream's.
+  expect(BigInt((await call(first, 'eth_blockNumber')) as string)).toBe(BigInt(upstream.seededBlock))
+  const block1 = (await call(first, 'eth_getBlockByNumber', '0x1', false)) as { number: string; transactions: string[] }
+  expect(block1.number).toBe('0x1')
+  expect(block1.transactions).toHaveLength(1)
   expect(await balanceOf(first, DEV[1].address)).toBe(SEED_SENT)
   await commands.setForkUpstream({})
   // Warm: the same call again asks the upstream nothing.
@@ -54,6 +59,8 @@ test('a forked chain in IndexedDB: reads and a transfer, then a reload with the 
   expect(await call(offline, 'eth_chainId')).toBe('0x539')
   expect(await balanceOf(offline, DEV[1].address)).toBe(SEED_SENT - 21n)
   expect(await balanceOf(offline, DEV[2].address)).toBe(21n)
+  expect(await call(offline, 'eth_getBlockByNumber', '0x1', false)).toEqual(block1)
+  expect(BigInt((await call(offline, 'eth_blockNumber')) as string)).toBe(BigInt(upstream.seededBlock) + 1n)
   await call(offline, 'eth_sendTransaction', { from: DEV[1].address, to: upstream.token, data: token.encodeFunctionData('transfer', [DEV[2].address, 1n]) })
   expect(await balanceOf(offline, DEV[2].address)).toBe(22n)
   const error = await rejection(call(offline, 'eth_getBalance', '0x00000000000000000000000000000000000000cc', 'latest'))

@@ -4,7 +4,7 @@ import { UpstreamError } from '../../../src/core/errors.ts'
 import { MemoryStore } from '../../../src/core/store/memoryStore.ts'
 import { artifacts, DEV, devWallet, rpc, startNode } from '../../support/chain.ts'
 import { expectRpcError } from '../../support/expectRpc.ts'
-import { SEED_SENT, startForkUpstream, TOKEN_SUPPLY, UPSTREAM_CHAIN_ID, type ForkUpstream } from '../../support/forkUpstream.ts'
+import { askUpstream, SEED_SENT, startForkUpstream, TOKEN_SUPPLY, UPSTREAM_CHAIN_ID, type ForkUpstream } from '../../support/forkUpstream.ts'
 import type { Node } from '../../../src/core/node.ts'
 
 const token = new Interface(artifacts.Token.abi as InterfaceAbi)
@@ -33,7 +33,19 @@ async function transfer(node: Node, from: number, to: string, amount: bigint) {
 describe('a fork of a live chain', () => {
   it('takes the upstream chain id and pins its head as the fork block', async () => {
     const node = await startNode({ fork: { url: upstream.url } })
-    expect(node.fork!.point).toEqual({ url: upstream.url, blockNumber: upstream.seededBlock, chainId: UPSTREAM_CHAIN_ID })
+    const forkBlock = await askUpstream<{ hash: string; timestamp: string; l1BatchNumber: string; baseFeePerGas: string }>(upstream, 'eth_getBlockByNumber', [
+      `0x${upstream.seededBlock.toString(16)}`,
+      false,
+    ])
+    expect(node.fork!.point).toEqual({
+      url: upstream.url,
+      blockNumber: upstream.seededBlock,
+      chainId: UPSTREAM_CHAIN_ID,
+      blockHash: forkBlock.hash,
+      timestamp: BigInt(forkBlock.timestamp),
+      baseFee: BigInt(forkBlock.baseFeePerGas),
+      l1Batch: BigInt(forkBlock.l1BatchNumber),
+    })
     expect(await rpc(node)('eth_chainId')).toBe(`0x${UPSTREAM_CHAIN_ID.toString(16)}`)
   })
 
@@ -76,13 +88,7 @@ describe('a fork of a live chain', () => {
     expect(receipt.status).toBe(1)
     expect(await balanceOf(node, DEV[1].address)).toBe(SEED_SENT - 34n)
     expect(await balanceOf(node, DEV[2].address)).toBe(34n)
-    const upstreamBalance = BigInt(
-      (await (await fetch(upstream.cli.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ to: upstream.token, data: token.encodeFunctionData('balanceOf', [DEV[2].address]) }, 'latest'] }),
-      }).then((r) => r.json())) as { result: string }).result,
-    )
+    const upstreamBalance = BigInt(await askUpstream<string>(upstream, 'eth_call', [{ to: upstream.token, data: token.encodeFunctionData('balanceOf', [DEV[2].address]) }, 'latest']))
     expect(upstreamBalance).toBe(0n)
   })
 
@@ -198,7 +204,7 @@ describe('a fork of a live chain', () => {
     expect(await balanceOf(node, DEV[2].address)).toBe(0n)
     await transfer(node, 1, DEV[2].address, 8n)
     await rpc(node)('anvil_reset', { forking: { jsonRpcUrl: upstream.url, blockNumber: Number(upstream.seededBlock) } })
-    expect(await rpc(node)('eth_blockNumber')).toBe('0x0')
+    expect(BigInt(await rpc(node)<string>('eth_blockNumber'))).toBe(upstream.seededBlock)
     expect(await balanceOf(node, DEV[2].address)).toBe(0n)
     expect(await balanceOf(node, DEV[1].address)).toBe(SEED_SENT)
   })

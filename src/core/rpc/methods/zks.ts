@@ -113,7 +113,7 @@ export const zksMethods: MethodTable = {
   }),
 
   zks_getProtocolVersion: method([optional(numberish('versionId'))], (node, [id]) =>
-    id === undefined || id === BigInt(PROTOCOL_VERSION) ? protocolVersion(node.chain.byNumber(0n)!.header.timestamp) : null,
+    id === undefined || id === BigInt(PROTOCOL_VERSION) ? protocolVersion(node.chain.genesis.header.timestamp) : null,
   ),
 
   zks_L1BatchNumber: constant((node) => bigIntToHex(node.chain.lastSealedBatch.number)),
