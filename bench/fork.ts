@@ -1,19 +1,22 @@
 /**
- * Forking a live chain (issue 23), in Node.js: `npx tsx bench/fork.ts`. Not part of
- * `npm run bench` yet.
+ * Forking a live chain (issue 23), in Node.js: part of `npm run bench` (its table goes into the
+ * README and docs/benchmarks.md), or alone: `npx tsx bench/fork.ts`.
  *
  * The upstream is a pagenode CLI on loopback, seeded with an ERC-20, behind a counting proxy that
  * adds 50 ms to every answer (test/support/forkUpstream.ts): what a fork costs is upstream round
  * trips, and each one costs the latency. Figures: a first balanceOf on the forked token (round
  * trips, time), the same call warm beside a local call (a chain that deployed the token itself),
- * a forked transfer cold and warm, and a restart on the same store with the upstream down.
+ * a forked transfer cold and warm, a block before the fork point cold and warm, and a restart on
+ * the same store with the upstream down.
  */
+import { pathToFileURL } from 'node:url'
 import { Interface, type InterfaceAbi } from 'ethers'
 import { createNode, type Node } from '../src/core/node.ts'
 import { MemoryStore } from '../src/core/store/memoryStore.ts'
 import artifacts from '../test/contracts/artifacts.json' with { type: 'json' }
 import { DEV_ACCOUNTS } from '../test/support/accounts.ts'
 import { startForkUpstream, type ForkUpstream } from '../test/support/forkUpstream.ts'
+import { updateReadmeSection } from './report.ts'
 
 const LATENCY_MS = 50
 const WARM_RUNS = 500
@@ -21,12 +24,11 @@ const TRANSFER_RUNS = 30
 const token = new Interface(artifacts.Token.abi as InterfaceAbi)
 const [holder, receiver, other] = [DEV_ACCOUNTS[1].address, DEV_ACCOUNTS[2].address, DEV_ACCOUNTS[3].address]
 
-interface Row {
+export interface ForkRow {
   figure: string
   time: string
   roundTrips: string
 }
-const rows: Row[] = []
 
 async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T }> {
   const start = performance.now()
@@ -45,12 +47,13 @@ const balanceOf = (node: Node, at: string, who: string) =>
 const transfer = (node: Node, at: string, to: string) =>
   node.request({ method: 'eth_sendTransaction', params: [{ from: holder, to: at, data: token.encodeFunctionData('transfer', [to, 1n]) }] })
 
-function record(upstream: ForkUpstream, figure: string, ms: number): void {
-  rows.push({ figure, time: `${ms.toFixed(ms < 10 ? 3 : 1)} ms`, roundTrips: `${upstream.requests} (${upstream.calls.length} calls)` })
-  upstream.resetCounts()
-}
-
-async function main(): Promise<void> {
+/** The figures, in the order of the table. */
+export async function runForkBench(): Promise<ForkRow[]> {
+  const rows: ForkRow[] = []
+  const record = (upstream: ForkUpstream, figure: string, ms: number) => {
+    rows.push({ figure, time: `${ms.toFixed(ms < 10 ? 3 : 1)} ms`, roundTrips: `${upstream.requests} (${upstream.calls.length} calls)` })
+    upstream.resetCounts()
+  }
   const upstream = await startForkUpstream({ delayMs: LATENCY_MS })
   try {
     const store = new MemoryStore()
@@ -95,6 +98,10 @@ async function main(): Promise<void> {
     }
     record(upstream, `forked ERC-20 transfer, warm (same sender and recipient, median of ${TRANSFER_RUNS})`, median(forkedTransfers))
     rows.push({ figure: `the same transfer on the locally deployed token (median of ${TRANSFER_RUNS})`, time: `${median(localTransfers).toFixed(3)} ms`, roundTrips: '(no upstream)' })
+    // History before the fork point: the upstream's block 1 (the Token's deployment) with its transactions.
+    const block1 = () => node.request({ method: 'eth_getBlockByNumber', params: ['0x1', true] })
+    record(upstream, 'a block before the fork point, with its transactions (cold)', (await timed(block1)).ms)
+    record(upstream, 'the same block warm', (await timed(block1)).ms)
     await local.close()
     await node.close()
 
@@ -109,11 +116,20 @@ async function main(): Promise<void> {
   } finally {
     await upstream.close()
   }
-
-  console.log(`Forking, Node.js ${process.version}, ${LATENCY_MS} ms added to each upstream answer (loopback pagenode CLI behind a counting proxy)\n`)
-  console.log('| figure | time | upstream round trips (JSON-RPC calls) |')
-  console.log('|---|---|---|')
-  for (const { figure, time, roundTrips } of rows) console.log(`| ${figure} | ${time} | ${roundTrips} |`)
+  return rows
 }
 
-await main()
+/** What the figures were measured against. */
+export const FORK_SETTING = `Node.js ${process.version}, ${LATENCY_MS} ms added to each upstream answer (a pagenode CLI on loopback behind a counting proxy)`
+
+/** The figures as a Markdown table. */
+export function forkTable(rows: ForkRow[]): string {
+  return ['| figure | time | upstream round trips (JSON-RPC calls) |', '|---|---|---|', ...rows.map(({ figure, time, roundTrips }) => `| ${figure} | ${time} | ${roundTrips} |`)].join('\n')
+}
+
+// Alone: prints the table; with --readme, also writes it into the README (as `npm run bench` does).
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const table = forkTable(await runForkBench())
+  console.log(`${FORK_SETTING}\n\n${table}`)
+  if (process.argv.includes('--readme')) updateReadmeSection('fork', new Date().toISOString().slice(0, 10), table, FORK_SETTING)
+}

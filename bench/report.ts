@@ -118,14 +118,13 @@ ${more ? `\n${more}\n` : ''}`
 }
 
 const README = new URL('../README.md', import.meta.url)
-const SIZES_START = '<!-- sizes:start -->'
-const SIZES_END = '<!-- sizes:end -->'
 
-/** Replaces the README's chain-size table (between its markers) with this run's. */
-export function updateReadmeSizes(date: string, table: string): void {
+/** Replaces a README section (between `<!-- name:start -->` and `<!-- name:end -->`) with this run's table. */
+export function updateReadmeSection(name: 'sizes' | 'fork', date: string, table: string, setting?: string): void {
+  const [start, end] = [`<!-- ${name}:start -->`, `<!-- ${name}:end -->`]
   const readme = readFileSync(README, 'utf8')
-  const from = readme.indexOf(SIZES_START)
-  const to = readme.indexOf(SIZES_END)
+  const from = readme.indexOf(start)
+  const to = readme.indexOf(end)
   if (from < 0 || to < from) return
-  writeFileSync(README, `${readme.slice(0, from)}${SIZES_START}\n${date}, this repository's 2-core VM:\n\n${table}\n${readme.slice(to)}`)
+  writeFileSync(README, `${readme.slice(0, from)}${start}\n${date}, this repository's 2-core VM${setting ? `, ${setting}` : ''}:\n\n${table}\n${readme.slice(to)}`)
 }

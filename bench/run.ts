@@ -12,10 +12,11 @@ import { cpus, totalmem } from 'node:os'
 import { loadFastCrypto, fastCryptoStatus } from '../src/core/exec/fastCrypto.ts'
 import { runBrowserBench } from './browser.ts'
 import { runNodeBench } from './node.ts'
-import { createCollector, format, median, updateBenchmarksPage, updateReadmeSizes, writeReport, type Figure, type Row } from './report.ts'
+import { createCollector, format, median, updateBenchmarksPage, updateReadmeSection, writeReport, type Figure, type Row } from './report.ts'
 import { tokenDeployment, tokenTransfers, transfers } from './transactions.ts'
 import { collectSizes, DEFAULT_SIZES, readmeSizeTable, runNodeSizes, sizeRows, sizeTable } from './chainSizes.ts'
 import type { SizeReading } from './chainSizeWorkload.ts'
+import { FORK_SETTING, forkTable, runForkBench, type ForkRow } from './fork.ts'
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
 const ONLY = process.env.BENCH_ONLY
@@ -42,6 +43,12 @@ if (ONLY !== 'chromium') {
     collectSizes(collect, 'node', nodeSizes)
   }
 }
+// Forking (issue 23): its own upstream process, before the Chromium half.
+let forkRows: ForkRow[] = []
+if (ONLY !== 'chromium') {
+  console.log('node: forking a chain 50 ms away')
+  forkRows = await runForkBench()
+}
 let chromium = ''
 if (ONLY !== 'node') {
   const browser = await runBrowserBench(RUNS, collect, { ...lists, warm }, SIZES.length > 0 ? { sizes: SIZES, raws: signed } : undefined)
@@ -55,9 +62,12 @@ const machine = `${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(0)
 const date = new Date().toISOString().slice(0, 10)
 const table = [...rows(figures), ...sizeRows(nodeSizes, chromiumSizes)]
 const sizes = nodeSizes.length + chromiumSizes.length > 0 ? `### As the chain grows (issue 21)\n\nOne chain grown to each size in turn (ERC-20 transfers, one a block; \`bench/chainSizes.ts\`), measured there.\n\n${sizeTable(nodeSizes, chromiumSizes)}` : undefined
-writeReport({ date, machine, runs: RUNS, figures, rows: table, seconds: (performance.now() - began) / 1000, more: sizes })
-if (!ONLY) updateBenchmarksPage(date, machine, table, sizes)
-if (!ONLY && nodeSizes.length + chromiumSizes.length > 0) updateReadmeSizes(date, readmeSizeTable(nodeSizes, chromiumSizes))
+const forked = forkRows.length > 0 ? `### Forking (issue 23)\n\n${FORK_SETTING}; \`bench/fork.ts\`.\n\n${forkTable(forkRows)}` : undefined
+const more = [sizes, forked].filter(Boolean).join('\n\n') || undefined
+writeReport({ date, machine, runs: RUNS, figures, rows: table, seconds: (performance.now() - began) / 1000, more })
+if (!ONLY) updateBenchmarksPage(date, machine, table, more)
+if (!ONLY && nodeSizes.length + chromiumSizes.length > 0) updateReadmeSection('sizes', date, readmeSizeTable(nodeSizes, chromiumSizes))
+if (!ONLY) updateReadmeSection('fork', date, forkTable(forkRows), FORK_SETTING)
 console.log(`wrote bench/results/${date}.json and bench/RESULTS.md in ${((performance.now() - began) / 1000).toFixed(0)} s`)
 
 /** The issue's table: each workload, its floor, the ratio, the target. */
