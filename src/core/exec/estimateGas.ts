@@ -20,26 +20,60 @@ const DEFAULT_GAS_PER_PUBDATA = 50_000n
 const ERROR_RATIO_PERMILLE = 15n
 
 /**
+ * What a 0x71 estimate from an EOA adds for the account steps around the transaction, as
+ * ZKsync's estimate of an EOA includes its default account's validation, payment and
+ * executeTransaction. zksync-ethers' SmartAccount fills a missing gasLimit with exactly such an
+ * estimate: a 0x71 call object from the owner's EOA, not from the contract account whose steps
+ * the transaction will run (docs/zksync.md, "Contract accounts"). An EOA's own transaction uses
+ * only its EVM gas here; the rest is refunded.
+ *
+ * Sized by measurement (test/core/exec/accountTransaction.test.ts sends the same transactions
+ * with zksync-ethers; docs/zksync.md has the figures): what Accounts.sol's EcdsaAccount and
+ * TwoOwnerAccount used beyond the EOA estimate of the same call, for transfers, contract calls
+ * and General or ApprovalBased paymasters. Their validateTransaction + payForTransaction took
+ * 50.4k (one ECDSA key) and 54.7k gas (two 65-byte signatures: two ecrecovers, longer calldata);
+ * with executeTransaction's own cost (its calldata, the account's call out, its event) the
+ * largest total was 98.6k: the multisig sending value to an address with no account yet, whose
+ * creation a plain transfer gets free with its 21,000 but a contract's call pays 25,000 for.
+ * 120k covers it with about a fifth to spare, for accounts whose checks read storage or a few
+ * more words. Accounts that do much more, or calls with tens of kB of data, want their own
+ * estimate (the account as `from`) or a gasLimit.
+ *
+ * Not scaled by ZKsync's 1.3 (its estimate_gas_scale_factor) as well: that factor covers what
+ * moves between its estimate and its execution (pubdata prices, the bootloader's overhead),
+ * none of which exists here, where gas is the EVM's and the search is geth's; and the
+ * allowance, not the factor, is what covers an account (1.3 × 21,000 would not).
+ */
+export const ACCOUNT_STEPS_ALLOWANCE = 120_000n
+
+/**
  * eth_estimateGas's answer for a call at `ref` (zks_estimateFee, zks_estimateGasL1ToL2 and
- * eth_sendTransaction's missing gas are the same).
+ * eth_sendTransaction's missing gas are the same). A 0x71 call object runs its sender's account
+ * steps when the sender is a contract account; from an EOA it gets ACCOUNT_STEPS_ALLOWANCE on
+ * top of its EVM estimate, capped at the call's gas. Other types are estimated as geth does.
  */
 export function estimateGasAt(host: CallHost, request: CallRequest, ref: BlockRef, overrides: StateOverrides | undefined): Promise<bigint> {
   return inCallSandbox(host, ref, request, overrides, async ({ vm, context, gas }) => {
     if (request.eip712 && request.from && (await isContractAccount(vm, createAddressFromString(request.from)))) {
       return estimateForAccount(vm, context, request, gas)
     }
-    return request.paymaster ? estimateWithPaymaster(vm, context, request, gas) : estimateGas(vm, context, request, gas)
+    const evm = request.paymaster ? await estimateWithPaymaster(vm, context, request, gas) : await estimateGas(vm, context, request, gas)
+    if (!request.eip712) return evm
+    // The allowance is headroom for a contract account's steps, not gas this transaction needs:
+    // a cap the caller set bounds it rather than failing the estimate.
+    const withSteps = evm + ACCOUNT_STEPS_ALLOWANCE
+    return withSteps < gas ? withSteps : gas
   })
 }
+
+/** The validation steps' share of a contract account's estimate, in percent of what they used with the stand-in signature. */
+const VALIDATION_MARGIN_PERCENT = 120n
 
 /**
  * The signature a contract account's estimate carries when the call object has none: 65 bytes
  * shaped like r‖s‖v (v = 27), every byte non-zero, so that the executeTransaction calldata costs
  * at least what a real 65-byte signature will.
  */
-/** The validation steps' share of a contract account's estimate, in percent of what they used with the stand-in signature. */
-const VALIDATION_MARGIN_PERCENT = 120n
-
 const DUMMY_SIGNATURE = Uint8Array.from({ length: 65 }, (_, i) => (i === 64 ? 27 : 0x11))
 
 /**

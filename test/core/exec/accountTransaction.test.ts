@@ -1,11 +1,12 @@
 import { Contract, ContractFactory, getCreateAddress, hexlify, keccak256, toUtf8Bytes, Wallet as EthersWallet, type InterfaceAbi, type Log } from 'ethers'
 import { beforeEach, describe, expect, test, vi } from 'vitest'
-import { ECDSASmartAccount, MultisigECDSASmartAccount, Provider, SmartAccount, utils, Wallet as ZkWallet, type types, type Wallet } from 'zksync-ethers'
+import { ECDSASmartAccount, MultisigECDSASmartAccount, Provider, SmartAccount, utils, Wallet as ZkWallet, type Wallet } from 'zksync-ethers'
 import { createPublicClient, createWalletClient, custom, type Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { zksyncInMemoryNode } from 'viem/chains'
 import { eip712WalletActions, getGeneralPaymasterInput, toSinglesigSmartAccount } from 'viem/zksync'
 import type { Node } from '../../../src/core/node.ts'
+import { ACCOUNT_STEPS_ALLOWANCE } from '../../../src/core/exec/estimateGas.ts'
 import { join } from 'node:path'
 import { artifacts, DEV, eip1193, mineBlock, rpc, startNode } from '../../support/chain.ts'
 import { startCli, tempDir } from '../../support/cli.ts'
@@ -42,21 +43,21 @@ async function ecdsaAccount(provider: Provider, funds = 10n ** 18n, kind: 'Ecdsa
   return { funder, owner, contract, address, signer: ECDSASmartAccount.create(address, owner.privateKey, provider) }
 }
 
-/**
- * The gas a contract account's transaction needs, estimated with the account as `from`:
- * zksync-ethers' SmartAccount estimates as its owner's EOA, which leaves out the account's steps.
- */
-async function estimateFromAccount(provider: Provider, tx: { from: string; to: string; value?: bigint; data?: string; customData?: object }) {
-  return provider.estimateGas({ type: utils.EIP712_TX_TYPE, ...tx, customData: { ...PUBDATA, ...tx.customData } })
+/** A TwoOwnerAccount of two new keys, funded with 1 ETH, and zksync-ethers' multisig signer for it. */
+async function twoOwnerAccount(provider: Provider) {
+  const funder = zksyncWallet(node, 0, provider)
+  const owners = [EthersWallet.createRandom(), EthersWallet.createRandom()] as const
+  const address = await (await deployFixture(funder, 'TwoOwnerAccount', owners[0].address, owners[1].address)).getAddress()
+  await (await funder.transfer({ to: address, amount: 10n ** 18n })).wait()
+  return { funder, owners, address, signer: MultisigECDSASmartAccount.create(address, [owners[0].privateKey, owners[1].privateKey], provider) }
 }
 
 /**
- * The transactionBuilder docs/zksync.md shows: zksync-ethers' own ECDSA builder, given the gas
- * limit the node estimates with the account as `from` when the transaction names none.
+ * The gas a contract account's transaction needs, estimated with the account as `from` (as viem's
+ * accounts estimate): its own steps, rather than the allowance an owner's EOA estimate has.
  */
-const estimatedAsAccount: types.TransactionBuilder = async (tx, secret, provider) => {
-  const gasLimit = tx.gasLimit ?? (await provider!.estimateGas({ ...tx, type: utils.EIP712_TX_TYPE, customData: { ...PUBDATA, ...tx.customData } }))
-  return utils.populateTransactionECDSA({ ...tx, gasLimit }, secret, provider)
+async function estimateFromAccount(provider: Provider, tx: { from: string; to: string; value?: bigint; data?: string; customData?: object }) {
+  return provider.estimateGas({ type: utils.EIP712_TX_TYPE, ...tx, customData: { ...PUBDATA, ...tx.customData } })
 }
 
 describe('a contract account (zksync-ethers SmartAccount)', () => {
@@ -266,42 +267,127 @@ describe('a contract account (zksync-ethers SmartAccount)', () => {
   })
 })
 
-describe("a contract account without a gasLimit (zksync-ethers' SmartAccount)", () => {
-  test("zksync-ethers estimates as the owner's EOA, which leaves the account's steps out: ZKsync's error says so", async () => {
+describe("zksync-ethers' SmartAccount without a gasLimit: estimated as its owner's EOA, whose 0x71 estimate has the allowance for account steps", () => {
+  /**
+   * Sends `tx` with no gasLimit, leaving it to zksync-ethers' own builder, and returns the receipt
+   * and the gas limit the builder set. ZKsync's estimate checks that its sender holds the value
+   * (zksync-era's ensure_sufficient_balance), and the builder's sender is the owner's EOA: so the
+   * owner holds what the transaction sends, as it must on ZKsync.
+   */
+  async function sendUnlimited(signer: SmartAccount, owner: string, tx: { to: string; value?: bigint; data?: string; customData?: object }) {
+    if (tx.value) await rpc(node)('hardhat_setBalance', owner, `0x${tx.value.toString(16)}`)
+    const sent = await signer.sendTransaction(tx)
+    const receipt = (await sent.wait())!
+    return { receipt, gasLimit: sent.gasLimit }
+  }
+
+  test('ECDSASmartAccount sends ETH and calls a contract; the account pays only the gas used', async () => {
     const provider = zksyncProvider(node)
-    const { address, owner, signer } = await ecdsaAccount(provider)
+    const { funder, owner, address, signer, contract } = await ecdsaAccount(provider)
+    const to = EthersWallet.createRandom().address
     const sent = vi.spyOn(provider, 'send')
-    // No value: the owner's EOA holds no ETH, and an estimate of a transfer it cannot pay fails first.
-    await expect(signer.sendTransaction({ to: owner.address })).rejects.toThrow(
-      /failed to validate the transaction\. reason: Validation revert: Account validation error: Not enough gas for transaction validation \(\d+ gas left of the gas limit 21000\)/,
-    )
-    // What zksync-ethers asked: a 0x71 call object from the owner's key, not from the account,
-    // so nothing in it names the account whose steps the estimate would have to run.
+    const before = await provider.getBalance(address)
+
+    const { receipt, gasLimit } = await sendUnlimited(signer, owner.address, { to, value: 1000n })
+
+    // What zksync-ethers asked: a 0x71 estimate from the owner's key, not from the account.
     const estimates = sent.mock.calls.filter(([method]) => method === 'eth_estimateGas').map(([, params]) => (params as { from: string; type: string }[])[0])
     expect(estimates.map(({ from, type }) => [from, type])).toEqual([[owner.address.toLowerCase(), '0x71']])
-    expect(estimates[0].from).not.toBe(address.toLowerCase())
-  })
-
-  test('with a transactionBuilder that estimates as the account, it sends ETH and calls a contract', async () => {
-    const provider = zksyncProvider(node)
-    const { funder, owner, address } = await ecdsaAccount(provider)
-    const signer = new SmartAccount({ address, secret: owner.privateKey, transactionBuilder: estimatedAsAccount }, provider)
-    const to = EthersWallet.createRandom().address
-    // The gas limit each transaction gets is the account's estimate, which covers its steps.
-    const transferGas = await estimateFromAccount(provider, { from: address, to, value: 1000n })
-    const sent = (await (await signer.sendTransaction({ to, value: 1000n })).wait())!
-    expect(sent.status).toBe(1)
+    expect(gasLimit).toBe(21_000n + ACCOUNT_STEPS_ALLOWANCE)
+    expect(receipt.status).toBe(1)
+    expect(receipt.from).toBe(address)
     expect(await provider.getBalance(to)).toBe(1000n)
-    expect((await provider.getTransaction(sent.hash))!.gasLimit).toBe(transferGas)
-    expect(sent.gasUsed).toBeGreaterThan(21_000n)
+    // The receipt's gas is what the steps used, less than the limit; the rest went back to the account.
+    expect(receipt.gasUsed).toBeGreaterThan(21_000n)
+    expect(receipt.gasUsed).toBeLessThan(gasLimit)
+    expect(before - (await provider.getBalance(address))).toBe(1000n + receipt.gasUsed * receipt.gasPrice)
+    expect(await provider.getBalance(owner.address)).toBe(1000n)
+    expect(receipt.logs.map((log: Log) => contract.interface.parseLog(log)?.name)).toEqual(['Executed'])
 
     const probe = await deployFixture(funder, 'Probe')
-    const callGas = await estimateFromAccount(provider, { from: address, to: await probe.getAddress(), data: probe.interface.encodeFunctionData('set', [42n]) })
     const called = (await (await (probe.connect(signer) as Contract).getFunction('set')(42n)).wait())!
     expect(called.status).toBe(1)
     expect(called.from).toBe(address)
     expect(await probe.getFunction('value')()).toBe(42n)
-    expect((await provider.getTransaction(called.hash))!.gasLimit).toBe(callGas)
+    expect(called.gasUsed).toBeLessThan((await provider.getTransaction(called.hash))!.gasLimit)
+  })
+
+  test('MultisigECDSASmartAccount (two 65-byte signatures) sends ETH and calls a contract', async () => {
+    const provider = zksyncProvider(node)
+    const { funder, address, owners, signer } = await twoOwnerAccount(provider)
+    const to = EthersWallet.createRandom().address
+    const { receipt, gasLimit } = await sendUnlimited(signer, owners[0].address, { to, value: 5n })
+    expect(receipt.status).toBe(1)
+    expect(receipt.from).toBe(address)
+    expect(await provider.getBalance(to)).toBe(5n)
+    expect(receipt.gasUsed).toBeLessThan(gasLimit)
+
+    const probe = await deployFixture(funder, 'Probe')
+    const data = probe.interface.encodeFunctionData('set', [43n])
+    const called = await sendUnlimited(signer, owners[0].address, { to: await probe.getAddress(), data })
+    expect(called.receipt.status).toBe(1)
+    expect(await probe.getFunction('value')()).toBe(43n)
+    expect(called.receipt.gasUsed).toBeLessThan(called.gasLimit)
+  })
+
+  test('the allowance covers what the test accounts use beyond their owner\'s estimate, with at least 15% to spare (transfers, calls, paymasters)', async () => {
+    const provider = zksyncProvider(node)
+    const { funder, owner, address: ecdsa, signer: ecdsaSigner } = await ecdsaAccount(provider)
+    const multisig = await twoOwnerAccount(provider)
+    const probe = await deployFixture(funder, 'Probe')
+    const probeAddress = await probe.getAddress()
+    const existing = EthersWallet.createRandom().address
+    await rpc(node)('hardhat_setBalance', existing, '0x1')
+    const general = await deployFixture(funder, 'GeneralPaymaster')
+    await (await funder.transfer({ to: await general.getAddress(), amount: 10n ** 18n })).wait()
+    const token = await deployFixture(funder, 'Token', 'Fee Token', 'FEE', 10_000n)
+    const tokenAddress = await token.getAddress()
+    const approval = await deployFixture(funder, 'ApprovalPaymaster', tokenAddress, 5n)
+    await (await funder.transfer({ to: await approval.getAddress(), amount: 10n ** 18n })).wait()
+    // The estimate runs the paymaster's flow from the owner's EOA, so it pays in the token too.
+    for (const holder of [ecdsa, owner.address, multisig.address, multisig.owners[0].address]) await (await token.getFunction('transfer')(holder, 1_000n)).wait()
+    const paymasters = {
+      general: { ...PUBDATA, paymasterParams: utils.getPaymasterParams(await general.getAddress(), { type: 'General', innerInput: '0x' }) },
+      approval: {
+        ...PUBDATA,
+        paymasterParams: utils.getPaymasterParams(await approval.getAddress(), { type: 'ApprovalBased', token: tokenAddress, minimalAllowance: 5n, innerInput: '0x' }),
+      },
+    }
+    const fresh = () => EthersWallet.createRandom().address
+    let stored = 0n
+    const cases = (): [string, { to: string; value?: bigint; data?: string; customData?: object }][] => [
+      ['ETH to a new address', { to: fresh(), value: 1000n }],
+      ['ETH to an existing address', { to: existing, value: 1000n }],
+      ['nothing to a new address', { to: fresh() }],
+      ['a contract call', { to: probeAddress, data: probe.interface.encodeFunctionData('set', [++stored]) }],
+      // A kilobyte more of calldata (set ignores it): the account copies and forwards it.
+      ['a contract call with 1 kB more data', { to: probeAddress, data: probe.interface.encodeFunctionData('set', [++stored]) + 'ff'.repeat(1024) }],
+      ['ETH with a General paymaster', { to: fresh(), value: 1000n, customData: paymasters.general }],
+      ['ETH with an ApprovalBased paymaster', { to: fresh(), value: 1000n, customData: paymasters.approval }],
+    ]
+    let most = 0n
+    for (const [signer, estimatedAs] of [
+      [ecdsaSigner, owner.address],
+      [multisig.signer, multisig.owners[0].address],
+    ] as const) {
+      for (const [what, tx] of cases()) {
+        const { receipt, gasLimit } = await sendUnlimited(signer, estimatedAs, tx)
+        expect(receipt.status, what).toBe(1)
+        expect(receipt.gasUsed).toBeLessThan(gasLimit)
+        // What the account's steps took beyond the EOA estimate the builder's limit was made of.
+        const beyond = receipt.gasUsed - (gasLimit - ACCOUNT_STEPS_ALLOWANCE)
+        if (beyond > most) most = beyond
+      }
+    }
+    // The figure the allowance was sized from (exec/estimateGas.ts): the multisig's transfer to a new address.
+    expect(most).toBeGreaterThan(90_000n)
+    expect(most * 115n).toBeLessThanOrEqual(ACCOUNT_STEPS_ALLOWANCE * 100n)
+  })
+
+  test("an owner's EOA that does not hold the value fails the estimate, as ZKsync's estimate of its sender does", async () => {
+    const provider = zksyncProvider(node)
+    const { signer } = await ecdsaAccount(provider)
+    await expect(signer.sendTransaction({ to: EthersWallet.createRandom().address, value: 1000n })).rejects.toThrow(/insufficient funds/)
   })
 })
 
@@ -387,7 +473,7 @@ describe('viem\'s zksync actions', () => {
   })
 })
 
-test("over the CLI's HTTP, kept in its state file: an account sends (no gasLimit: the builder estimates as the account), and after a restart its transaction still traces and it sends again", async () => {
+test("over the CLI's HTTP, kept in its state file: an account sends (no gasLimit: zksync-ethers' estimate as its owner), and after a restart its transaction still traces and it sends again", async () => {
   const state = join(await tempDir(), 'state.json')
   let cli = await startCli(['--state', state])
   let provider = new Provider(cli.url)
@@ -397,9 +483,11 @@ test("over the CLI's HTTP, kept in its state file: an account sends (no gasLimit
   const contract = await deployFixture(funder, 'EcdsaAccount', owner.address)
   const address = await contract.getAddress()
   await (await funder.transfer({ to: address, amount: 10n ** 18n })).wait()
+  // The owner's EOA is the estimate's sender, which must hold the value (as on ZKsync).
+  await (await funder.transfer({ to: owner.address, amount: 100n })).wait()
   const send = async (value: bigint) => {
-    // No gasLimit: the builder has the CLI estimate it with the account as `from`.
-    const signer = new SmartAccount({ address, secret: owner.privateKey, transactionBuilder: estimatedAsAccount }, provider)
+    // No gasLimit: zksync-ethers' own builder has the CLI estimate it.
+    const signer = ECDSASmartAccount.create(address, owner.privateKey, provider)
     return (await (await signer.sendTransaction({ to: owner.address, value })).wait())!
   }
   const first = await send(10n)
@@ -412,7 +500,7 @@ test("over the CLI's HTTP, kept in its state file: an account sends (no gasLimit
   const trace = (await provider.send('debug_traceTransaction', [first.hash, { tracer: 'callTracer' }])) as { from: string; to: string }
   expect([trace.from, trace.to]).toEqual([BOOTLOADER, address.toLowerCase()])
   expect((await send(20n)).status).toBe(1)
-  expect(await provider.getBalance(owner.address)).toBe(30n)
+  expect(await provider.getBalance(owner.address)).toBe(130n)
 }, 60_000)
 
 test('a contract account\'s transaction waits in the pool like any other, and is dropped if its validation fails when mined', async () => {

@@ -1,7 +1,10 @@
 import { Interface, Wallet, type Contract } from 'ethers'
 import { describe, expect, test } from 'vitest'
+import { utils } from 'zksync-ethers'
+import { ACCOUNT_STEPS_ALLOWANCE } from '../../../src/core/exec/estimateGas.ts'
 import type { Node } from '../../../src/core/node.ts'
 import { artifacts, deploy, DEV, devWallet, rpc, startNode, withProbe } from '../../support/chain.ts'
+import { zksyncProvider, zksyncWallet } from '../../support/zksync.ts'
 import { failure } from '../../support/failure.ts'
 
 const probeAbi = new Interface(artifacts.Probe.abi)
@@ -178,5 +181,74 @@ describe('eth_estimateGas', () => {
         message: 'gas required exceeds allowance (25000)',
       })
     })
+  })
+})
+
+describe('a 0x71 estimate from an EOA: its EVM gas and the allowance for account steps', () => {
+  const PUBDATA = { gasPerPubdata: utils.DEFAULT_GAS_PER_PUBDATA_LIMIT }
+
+  test('eth_estimateGas and zks_estimateFee add ACCOUNT_STEPS_ALLOWANCE to a 0x71 call object; any other type is estimated as before', async () => {
+    const { node, call, address: probe } = await withProbe()
+    const provider = zksyncProvider(node)
+    for (const request of [
+      { from: DEV[0].address, to: FRESH, value: '0x1' },
+      { from: DEV[0].address, to: probe, data: encode('set', 9) },
+    ]) {
+      const plain = BigInt(await call<string>('eth_estimateGas', request))
+      expect(BigInt(await call<string>('eth_estimateGas', { ...request, type: '0x2' }))).toBe(plain)
+      expect(BigInt(await call<string>('eth_estimateGas', { ...request, type: '0x71' }))).toBe(plain + ACCOUNT_STEPS_ALLOWANCE)
+      expect(BigInt(await call<string>('eth_estimateGas', { ...request, eip712Meta: { gasPerPubdata: '0xc350' } }))).toBe(plain + ACCOUNT_STEPS_ALLOWANCE)
+      // zksync-ethers' estimateGas and estimateFee send type 0x71 and eip712Meta when the request has customData.
+      const tx = { from: request.from, to: request.to, value: BigInt(request.value ?? 0), data: request.data }
+      expect(await provider.estimateGas({ ...tx, customData: PUBDATA })).toBe(plain + ACCOUNT_STEPS_ALLOWANCE)
+      expect((await provider.estimateFee({ ...tx, customData: PUBDATA } as never)).gasLimit).toBe(plain + ACCOUNT_STEPS_ALLOWANCE)
+      expect((await provider.estimateFee(tx)).gasLimit).toBe(plain)
+    }
+    expect(await call('eth_estimateGas', { from: DEV[0].address, to: FRESH, value: '0x1' })).toBe('0x5208')
+  })
+
+  test('the allowance stays within the gas the call object allows; an L1→L2 estimate gets none (it runs no account steps)', async () => {
+    const { node, call } = await withProbe()
+    expect(await call('eth_estimateGas', { from: DEV[0].address, to: FRESH, type: '0x71', gas: hex(30_000) })).toBe(hex(30_000))
+    // zksync-ethers' L1→L2 estimate sends eip712Meta (its gasPerPubdata) with zks_estimateGasL1ToL2.
+    const l1ToL2 = await zksyncProvider(node).estimateL1ToL2Execute({ contractAddress: FRESH, calldata: '0x', caller: DEV[0].address, l2Value: 1n })
+    expect(BigInt(l1ToL2)).toBe(21_000n)
+  })
+
+  test("an EOA's 0x71 transaction sent without a gasLimit gets the estimate, uses its EVM gas, and pays only for that", async () => {
+    node = await startNode()
+    const provider = zksyncProvider(node)
+    const wallet = zksyncWallet(node, 1, provider)
+    const before = await provider.getBalance(wallet.address)
+    const sent = await wallet.sendTransaction({ to: FRESH, value: 5n, customData: PUBDATA })
+    expect(sent.type).toBe(utils.EIP712_TX_TYPE)
+    expect(sent.gasLimit).toBe(21_000n + ACCOUNT_STEPS_ALLOWANCE)
+    const receipt = (await sent.wait())!
+    expect(receipt.status).toBe(1)
+    expect(receipt.gasUsed).toBe(21_000n)
+    expect(before - (await provider.getBalance(wallet.address))).toBe(5n + receipt.gasUsed * receipt.gasPrice)
+  })
+
+  test('with a General paymaster: the paymaster steps and the allowance; the paymaster pays only the gas used', async () => {
+    node = await startNode()
+    const provider = zksyncProvider(node)
+    const funder = zksyncWallet(node, 0, provider)
+    const paymaster = await (await deploy(devWallet(node), 'GeneralPaymaster')).getAddress()
+    await (await funder.transfer({ to: paymaster, amount: 10n ** 18n })).wait()
+    const customData = { ...PUBDATA, paymasterParams: utils.getPaymasterParams(paymaster, { type: 'General', innerInput: '0x' }) }
+    const user = zksyncWallet(node, 2, provider)
+    const plain = await provider.estimateGas({ from: user.address, to: FRESH, customData: PUBDATA })
+    const paid = await provider.estimateGas({ from: user.address, to: FRESH, customData })
+    // The paymaster's validation and postTransaction come on top of the transfer and the allowance.
+    expect(paid).toBeGreaterThan(plain + 10_000n)
+    const before = await provider.getBalance(paymaster)
+    const userBefore = await provider.getBalance(user.address)
+    const sent = await user.sendTransaction({ to: FRESH, customData })
+    expect(sent.gasLimit).toBe(paid)
+    const receipt = (await sent.wait())!
+    expect(receipt.status).toBe(1)
+    expect(receipt.gasUsed).toBeLessThanOrEqual(paid - ACCOUNT_STEPS_ALLOWANCE)
+    expect(before - (await provider.getBalance(paymaster))).toBe(receipt.gasUsed * receipt.gasPrice)
+    expect(await provider.getBalance(user.address)).toBe(userBefore)
   })
 })

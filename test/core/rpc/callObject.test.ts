@@ -1,5 +1,6 @@
 /** The call object of eth_call & co.: what it refuses, with -32602 naming the field (issue #19). */
 import { expect, test } from 'vitest'
+import { ACCOUNT_STEPS_ALLOWANCE } from '../../../src/core/exec/estimateGas.ts'
 import { DEV, rpc, startNode } from '../../support/chain.ts'
 
 const MAX_UINT256 = (1n << 256n) - 1n
@@ -34,11 +35,12 @@ test.each([
   }
 })
 
-test("a call object's nonce, type and chainId, when valid, change nothing", async () => {
+test("a call object's nonce, type and chainId, when valid, change nothing (but a 0x71 estimate's allowance for account steps)", async () => {
   const call = rpc(await startNode())
   const transfer = { from: DEV[0].address, to: DEV[1].address, value: '0x1' }
   for (const extra of [{}, { nonce: '0x5' }, { type: '0x2' }, { type: '0x71' }, { type: 0 }, { chainId: '0x104' }]) {
-    expect(await call('eth_estimateGas', { ...transfer, ...extra })).toBe('0x5208')
+    const estimate = 'type' in extra && extra.type === '0x71' ? 21_000n + ACCOUNT_STEPS_ALLOWANCE : 21_000n
+    expect(await call('eth_estimateGas', { ...transfer, ...extra })).toBe(hex(estimate))
     expect(await call('eth_call', { ...transfer, ...extra })).toBe('0x')
   }
   // The edge of each width is still taken.
@@ -47,7 +49,7 @@ test("a call object's nonce, type and chainId, when valid, change nothing", asyn
 
 test("eip712Meta's zero-address paymaster is no paymaster, as in a signed 0x71 transaction", async () => {
   const call = rpc(await startNode())
-  const plain = await call('eth_estimateGas', { from: DEV[0].address, to: DEV[1].address })
+  const plain = await call('eth_estimateGas', { from: DEV[0].address, to: DEV[1].address, type: '0x71', eip712Meta: { gasPerPubdata: '0xc350' } })
   const zero = { paymaster: '0x0000000000000000000000000000000000000000', paymasterInput: [] }
   expect(await call('eth_estimateGas', { from: DEV[0].address, to: DEV[1].address, type: '0x71', eip712Meta: { gasPerPubdata: '0xc350', paymasterParams: zero } })).toBe(plain)
 })

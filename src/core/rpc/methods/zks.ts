@@ -85,9 +85,11 @@ export const zksMethods: MethodTable = {
     max_priority_fee_per_gas: '0x0',
     gas_per_pubdata_limit: bigIntToHex(GAS_PER_PUBDATA_LIMIT),
   })),
-  // There are no L1→L2 transactions here; the L2 part of one costs what the same call costs.
-  zks_estimateGasL1ToL2: method([callRequest('call'), optional(stateOverrides('stateOverrides'))], async (node, [request, overrides]) =>
-    bigIntToHex(await estimateGasAt(node, request, LATEST, overrides)),
+  // There are no L1→L2 transactions here; the L2 part of one costs what the same call costs. On
+  // ZKsync it runs as its sender without account validation or paymaster, so the 0x71 meta
+  // zksync-ethers sends with it (gasPerPubdata) adds no account steps (exec/estimateGas.ts).
+  zks_estimateGasL1ToL2: method([callRequest('call'), optional(stateOverrides('stateOverrides'))], async (node, [{ eip712: _eip712, paymaster: _paymaster, ...call }, overrides]) =>
+    bigIntToHex(await estimateGasAt(node, call, LATEST, overrides)),
   ),
   zks_gasPerPubdata: constant(() => bigIntToHex(GAS_PER_PUBDATA_LIMIT)),
   zks_getFeeParams: constant((node) => feeParams(node.params.gasPrice())),
