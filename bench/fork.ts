@@ -60,7 +60,7 @@ export async function runForkBench(): Promise<ForkRow[]> {
     upstream.resetCounts()
     const started = await timed(() => createNode({ fork: { url: upstream.url }, store }))
     const node = started.value
-    record(upstream, 'createNode with a fork (chain id and head, the 30 funded accounts)', started.ms)
+    record(upstream, 'createNode with a fork (chain id and fork block, the 30 funded accounts)', started.ms)
 
     record(upstream, 'first balanceOf on the forked token (cold)', (await timed(() => balanceOf(node, upstream.token, holder))).ms)
 
