@@ -16,7 +16,10 @@ import type { ForkState } from './forkState.ts'
  *   the upstream mined it at or before the fork block;
  * - `batch`: a ZKsync upstream's L1 batch up to the fork block's.
  */
-type Route = { kind: 'block' | 'blockHash' | 'state' | 'transaction' | 'batch'; at: number } | { kind: 'logs' }
+interface Route {
+  kind: 'block' | 'blockHash' | 'state' | 'transaction' | 'batch'
+  at: number
+}
 
 const ROUTES: Record<string, Route> = {
   eth_getBlockByNumber: { kind: 'block', at: 0 },
@@ -57,7 +60,6 @@ const ROUTES: Record<string, Route> = {
   ots_traceTransaction: { kind: 'transaction', at: 0 },
   zks_getL1BatchDetails: { kind: 'batch', at: 0 },
   zks_getL1BatchBlockRange: { kind: 'batch', at: 0 },
-  eth_getLogs: { kind: 'logs' },
 }
 
 /** An upstream block, as much as routing needs of it. */
@@ -81,11 +83,14 @@ export class ForkHistory {
 
   /** The answer to a call, from the upstream's history or from `local` (the node's own method). */
   async answer(node: Node, method: string, params: unknown, local: (params: unknown) => Promise<unknown>): Promise<unknown> {
-    const route = Object.hasOwn(ROUTES, method) ? ROUTES[method] : undefined
     const list = Array.isArray(params) ? params : undefined
-    if (!route || !list) return local(params)
-    if (route.kind === 'logs') return this.logs(node, list, local)
-    const at = route.at
+    if (!list) return local(params)
+    // Logs name a range, which may span the fork point.
+    if (method === 'eth_getLogs') return this.logs(node, list[0], list.length === 1, () => local(params))
+    if (method === 'eth_getFilterLogs') return this.filterLogs(node, list, () => local(params))
+    const route = Object.hasOwn(ROUTES, method) ? ROUTES[method] : undefined
+    if (!route) return local(params)
+    const { at } = route
     const value = list[at]
     if (value === undefined) return local(params)
     switch (route.kind) {
@@ -151,34 +156,50 @@ export class ForkHistory {
 
   /**
    * eth_getLogs: a range that ends at or before the fork block is the upstream's, one that starts
-   * after it the node's, and one across it is split there (the upstream's logs first). The node's
-   * range limit applies to the whole range, as the node checks it.
+   * after it the node's, and one across it is split there (the upstream's logs first). `local`
+   * answers the query on the node's blocks, which start at the fork block and hold no logs there.
+   * The node's range limit applies to the whole range, as the node checks it.
    */
-  private async logs(node: Node, list: unknown[], local: (params: unknown) => Promise<unknown>): Promise<unknown> {
-    const filter = list[0]
-    if (typeof filter !== 'object' || filter === null || list.length !== 1) return local(list)
+  private async logs(node: Node, filter: unknown, plain: boolean, local: () => Promise<unknown>): Promise<unknown> {
+    if (typeof filter !== 'object' || filter === null || !plain) return local()
     const { blockHash, fromBlock, toBlock } = filter as { blockHash?: unknown; fromBlock?: unknown; toBlock?: unknown }
     if (blockHash !== undefined) {
-      if (typeof blockHash !== 'string' || fromBlock !== undefined || toBlock !== undefined) return local(list)
+      if (typeof blockHash !== 'string' || fromBlock !== undefined || toBlock !== undefined) return local()
       const own = node.chain.blockByHash(blockHash as PrefixedHexString)
-      if (own && own.number > this.point) return local(list)
+      if (own && own.number > this.point) return local()
       const head = (await this.ask('eth_getBlockByHash', [blockHash.toLowerCase(), false])) as UpstreamBlockHead | null
-      return head && BigInt(head.number) <= this.point ? this.ask('eth_getLogs', list) : local(list)
+      return head && BigInt(head.number) <= this.point ? this.ask('eth_getLogs', [filter]) : local()
     }
     const from = parsed(fromBlock ?? 'latest')
     const to = parsed(toBlock ?? 'latest')
-    if (!from || !to || from.kind === 'hash' || to.kind === 'hash') return local(list)
+    if (!from || !to || from.kind === 'hash' || to.kind === 'hash') return local()
     const first = this.numberOf(node, from)
     const head = node.chain.head.number
     const last = this.numberOf(node, to) ?? head
-    if (first === undefined || first > this.point) return local(list)
+    if (first === undefined || first > this.point) return local()
     const end = last < head ? last : head
-    if (first > end || end - first + 1n > BigInt(node.config.limits.maxLogBlockRange)) return local(list)
+    if (first > end || end - first + 1n > BigInt(node.config.limits.maxLogBlockRange)) return local()
     const upTo = end < this.point ? end : this.point
     const forked = this.ask('eth_getLogs', [{ ...filter, fromBlock: bigIntToHex(first), toBlock: bigIntToHex(upTo) }]) as Promise<unknown[]>
     if (end <= this.point) return forked
-    const [before, after] = await Promise.all([forked, local([{ ...filter, fromBlock: bigIntToHex(this.point + 1n), toBlock: bigIntToHex(end) }]) as Promise<unknown[]>])
+    const [before, after] = (await Promise.all([forked, local()])) as [unknown[], unknown[]]
     return [...before, ...after]
+  }
+
+  /** eth_getFilterLogs: the log filter's query, as eth_getLogs would answer it. */
+  private filterLogs(node: Node, list: unknown[], local: () => Promise<unknown>): Promise<unknown> {
+    let filter
+    try {
+      filter = typeof list[0] === 'string' ? node.filters.poll(list[0] as PrefixedHexString) : undefined
+    } catch {
+      filter = undefined
+    }
+    // Not a log filter (or none): the node answers, with its error.
+    if (filter?.kind !== 'logs') return local()
+    const { fromBlock, toBlock, criteria } = filter.spec
+    const match = { address: criteria.addresses ?? undefined, topics: criteria.topics }
+    const query = fromBlock.kind === 'hash' ? { blockHash: fromBlock.hash, ...match } : { fromBlock: refParam(fromBlock), toBlock: refParam(toBlock), ...match }
+    return this.logs(node, query, true, local)
   }
 
   /**
@@ -206,6 +227,11 @@ function parsed(value: unknown): BlockRef | undefined {
   } catch {
     return undefined
   }
+}
+
+/** A parsed block parameter written back as a param (by tag or number). */
+function refParam(ref: BlockRef): string {
+  return ref.kind === 'tag' ? ref.tag : ref.kind === 'number' ? bigIntToHex(ref.number) : ref.hash
 }
 
 function toBigInt(value: string | number): bigint | undefined {

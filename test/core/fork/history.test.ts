@@ -4,12 +4,13 @@
  * the store and served offline; what the upstream mined after the fork point is not the fork's.
  */
 import { Interface, Wallet, type InterfaceAbi } from 'ethers'
+import { createPublicClient, custom, parseAbiItem, type Hex } from 'viem'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { UpstreamError } from '../../../src/core/errors.ts'
 import { MemoryStore } from '../../../src/core/store/memoryStore.ts'
-import { artifacts, DEV, rpc, startNode } from '../../support/chain.ts'
+import { artifacts, DEV, eip1193, rpc, startNode } from '../../support/chain.ts'
 import { expectRpcError } from '../../support/expectRpc.ts'
-import { askUpstream, startForkUpstream, type ForkUpstream } from '../../support/forkUpstream.ts'
+import { askUpstream, SEED_SENT, startForkUpstream, TOKEN_SUPPLY, type ForkUpstream } from '../../support/forkUpstream.ts'
 
 const token = new Interface(artifacts.Token.abi as InterfaceAbi)
 let upstream: ForkUpstream
@@ -91,6 +92,24 @@ describe("a fork's history before its fork point", () => {
     // A log range over the limit is refused whole, as the node refuses any.
     const limited = await startNode({ fork: { url: upstream.url, blockNumber: forkBlock }, limits: { maxLogBlockRange: 2 } })
     await expectRpcError(rpc(limited)('eth_getLogs', { fromBlock: '0x0', toBlock: 'latest' }), -32005, /block range too large/)
+  })
+
+  it("serves viem's event filter logs across the fork point: the upstream's, then the local ones", async () => {
+    const node = await fork()
+    const client = createPublicClient({ transport: custom(eip1193(node)) })
+    const filter = await client.createEventFilter({
+      address: upstream.token as Hex,
+      event: parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)'),
+      fromBlock: 0n,
+    })
+    await rpc(node)('eth_sendTransaction', { from: DEV[1].address, to: upstream.token, data: token.encodeFunctionData('transfer', [DEV[2].address, 4n]) })
+    const logs = await client.getFilterLogs({ filter })
+    expect(logs.map((log) => [log.blockNumber, log.args.value])).toEqual([
+      [1n, TOKEN_SUPPLY],
+      [forkBlock, SEED_SENT],
+      [forkBlock + 1n, 4n],
+    ])
+    expect(logs.slice(0, 2).map((log) => log.transactionHash)).toEqual(seedTxs)
   })
 
   it('does not take what the upstream mined after the fork point', async () => {
