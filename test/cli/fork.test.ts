@@ -16,14 +16,20 @@ afterAll(() => upstream.close())
 
 const balanceOf = async (url: string, who: string) => BigInt(await call<string>(url, 'eth_call', { to: upstream.token, data: token.encodeFunctionData('balanceOf', [who]) }, 'latest'))
 
-it('forks with --fork-url into a state file, and starts again from it with the upstream down', async () => {
+it('forks with --fork-url into a state file, and starts again from it with the upstream down, state and history', async () => {
   const state = join(await tempDir(), 'fork.state')
   const cli = await startCli(['--fork-url', upstream.url, '--fork-block-number', String(upstream.seededBlock), '--state', state])
   expect(cli.stdout()).toContain(`Chain ID:   ${UPSTREAM_CHAIN_ID} (0x${UPSTREAM_CHAIN_ID.toString(16)})`)
   expect(cli.stdout()).toContain(`Fork:       ${new URL(upstream.url).host} at block ${upstream.seededBlock}`)
   expect(await balanceOf(cli.url, DEV[1].address)).toBe(SEED_SENT)
   const hash = await call<string>(cli.url, 'eth_sendTransaction', { from: DEV[1].address, to: upstream.token, data: token.encodeFunctionData('transfer', [DEV[2].address, 10n]) })
-  expect(await call(cli.url, 'eth_getTransactionReceipt', hash)).toMatchObject({ status: '0x1' })
+  const receipt = await call<{ status: string; blockNumber: string }>(cli.url, 'eth_getTransactionReceipt', hash)
+  expect(receipt).toMatchObject({ status: '0x1' })
+  // The block numbers continue the upstream's; its blocks up to the fork point are served from it.
+  expect(BigInt(receipt.blockNumber)).toBe(upstream.seededBlock + 1n)
+  const block1 = await call<{ number: string; transactions: unknown[] }>(cli.url, 'eth_getBlockByNumber', '0x1', true)
+  expect(block1).toMatchObject({ number: '0x1' })
+  expect(block1.transactions).toHaveLength(1)
   expect((await cli.stop()).code).toBe(0)
 
   upstream.down = true
@@ -33,6 +39,8 @@ it('forks with --fork-url into a state file, and starts again from it with the u
     expect(again.stdout()).toContain(`Fork:       ${new URL(upstream.url).host} at block ${upstream.seededBlock}`)
     expect(await balanceOf(again.url, DEV[1].address)).toBe(SEED_SENT - 10n)
     expect(await balanceOf(again.url, DEV[2].address)).toBe(10n)
+    // What was read of the history is in the state file too.
+    expect(await call(again.url, 'eth_getBlockByNumber', '0x1', true)).toEqual(block1)
     await expect(call(again.url, 'eth_getBalance', '0x00000000000000000000000000000000000000bb', 'latest')).rejects.toThrow(
       /^eth_getBalance: -32603 the fork's upstream 127\.0\.0\.1:\d+ failed/,
     )

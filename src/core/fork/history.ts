@@ -101,7 +101,8 @@ export class ForkHistory {
         if (ref.kind === 'hash') return this.byHash(node, method, list, at, ref.hash, route.kind, local)
         const number = this.numberOf(node, ref)
         const upstream = number !== undefined && (route.kind === 'block' ? number <= this.point : number < this.point)
-        return upstream ? this.ask(method, withParam(list, at, bigIntToHex(number))) : local(params)
+        // Asked by number, never by tag (the upstream's `latest` moved on); a plain number (zks_) stays one.
+        return upstream ? this.ask(method, withParam(list, at, typeof value === 'number' ? value : bigIntToHex(number))) : local(params)
       }
       case 'blockHash':
         return typeof value === 'string' ? this.byHash(node, method, list, at, value as PrefixedHexString, 'block', local) : local(params)
