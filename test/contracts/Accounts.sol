@@ -85,16 +85,10 @@ abstract contract BootloaderAccount is IAccount {
         emit Executed(to, transaction.value);
     }
 
-    /// Marks the nonce used, as ZKsync's DefaultAccount does. A low-level call, as era's
-    /// SystemContractsCaller makes it: on pagenode NonceHolder is a precompile without code, which
-    /// Solidity's extcodesize check before a call expecting no return data would refuse.
+    /// Marks the nonce used, as ZKsync's DefaultAccount does, with the interface call ZKsync's
+    /// guides write (with zksolc it goes through SystemContractsCaller).
     function useNonce(uint256 nonce) internal virtual {
-        (bool marked, bytes memory reason) = NONCE_HOLDER.call(abi.encodeCall(INonceHolder.incrementMinNonceIfEquals, (nonce)));
-        if (!marked) {
-            assembly {
-                revert(add(reason, 32), mload(reason))
-            }
-        }
+        INonceHolder(NONCE_HOLDER).incrementMinNonceIfEquals(nonce);
     }
 
     function isValidSignature(bytes32 hash, bytes calldata signature) internal view virtual returns (bool);

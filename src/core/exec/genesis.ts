@@ -7,6 +7,7 @@ import type { DevAccount } from '../chain/devAccounts.ts'
 import type { BlockRecord } from '../chain/records.ts'
 import type { ResolvedConfig } from '../config.ts'
 import { BASE_TOKEN_L2_ADDRESS } from '../rollup/l1Settlement.ts'
+import { NONCE_HOLDER_ADDRESS, NONCE_HOLDER_CODE } from '../rollup/nonceHolder.ts'
 import { systemContracts, TOTAL_SUPPLY_SLOT } from '../rollup/systemContracts.ts'
 import { blockSize } from './blockProducer.ts'
 import type { StateMachine } from './stateMachine.ts'
@@ -44,7 +45,8 @@ export async function createGenesis(
   } else {
     for (const address of funded) await sm.putAccount(address, new Account(0n, config.balance))
   }
-  for (const { address, runtime } of await systemContracts()) {
+  const installed = [...(await systemContracts()), { address: NONCE_HOLDER_ADDRESS, runtime: NONCE_HOLDER_CODE }]
+  for (const { address, runtime } of installed) {
     const at = createAddressFromString(address)
     await sm.putAccount(at, new Account())
     await sm.putCode(at, hexToBytes(runtime))

@@ -23,6 +23,14 @@ import { errorStringData } from '../exec/revertReason.ts'
 
 export const NONCE_HOLDER_ADDRESS: PrefixedHexString = '0x0000000000000000000000000000000000008003'
 
+/**
+ * The code genesis puts at NONCE_HOLDER_ADDRESS: one INVALID byte, never run (a precompile runs
+ * before any code at its address). Without code there, Solidity refuses the call an account makes
+ * as ZKsync's guides write it, `INonceHolder(NONCE_HOLDER).incrementMinNonceIfEquals(nonce)`: it
+ * returns nothing, so the compiler checks the target has code first.
+ */
+export const NONCE_HOLDER_CODE: PrefixedHexString = '0xfe'
+
 /** A cold storage read's price (EIP-2929), what reading a nonce costs on ZKsync's contract. */
 const READ_GAS = 2_100n
 

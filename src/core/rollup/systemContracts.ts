@@ -21,7 +21,7 @@ export interface SystemContract {
 /**
  * The system contracts installed at genesis as EVM code, at ZKsync's addresses with ZKsync's ABIs
  * (docs/zksync.md, "System contracts"). NonceHolder (0x…8003) is not among them: it reads account
- * nonces, which EVM code cannot, so it is a precompile (nonceHolder.ts).
+ * nonces, which EVM code cannot, so it is a precompile (nonceHolder.ts, NONCE_HOLDER_CODE).
  *
  * Their runtimes (~3.5 KB gzip) load when a genesis is made: a chunk of their own in the worker's
  * bundle, which a page restoring its chain never downloads.

@@ -82,8 +82,8 @@ test('the dump lists every account of the head state, addresses and slots in ord
   ).arrayBuffer()).toString())
   const addresses = Object.keys(dump.accounts)
   expect(addresses).toEqual([...addresses].sort())
-  // The ten dev accounts, the 20 rich wallets, the system contracts and A.
-  expect(addresses).toHaveLength(10 + 20 + (await systemContracts()).length + 1)
+  // The ten dev accounts, the 20 rich wallets, the system contracts, NonceHolder's byte of code and A.
+  expect(addresses).toHaveLength(10 + 20 + (await systemContracts()).length + 1 + 1)
   expect(dump.accounts[A]).toEqual({
     nonce: 0,
     balance: '0x0',

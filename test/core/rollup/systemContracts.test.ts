@@ -20,6 +20,8 @@ test('genesis installs them at their addresses; zks_getBridgeContracts names the
   const node = await startNode()
   const call = rpc(node)
   for (const { address, runtime } of await systemContracts()) expect(await call('eth_getCode', address, 'latest')).toBe(runtime)
+  // NonceHolder is a precompile, with a byte of code so that Solidity calls it (rollup/nonceHolder.ts).
+  expect(await call('eth_getCode', '0x0000000000000000000000000000000000008003', 'latest')).toBe('0xfe')
   expect(await call('zks_getBridgeContracts')).toMatchObject({
     l1SharedDefaultBridge: L1_ASSET_ROUTER,
     l2SharedDefaultBridge: utils.L2_ASSET_ROUTER_ADDRESS,
