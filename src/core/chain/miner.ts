@@ -218,6 +218,7 @@ export class Miner {
       },
       entries,
     )
+    state.trimCaches()
     const placement = chain.nextBatchPlacement(timestamp)
     const record = toBlockRecord(produced, placement)
     record.sealsBatch = this.deps.batches.sealsWith(placement)

@@ -33,6 +33,25 @@ export class ForkableStateManager extends MerkleStateManager {
   /** The fork the state reads through to; none on a chain that is not a fork. */
   fork: ForkState | undefined
 
+  /**
+   * Empties the caches once `limit` entries went into them since they were last emptied. Called
+   * by the miner between blocks, when they hold nothing the trie lacks (a block's state root
+   * flushed them) and no checkpoint is open. ethereumjs' default caches never evict: the miner's
+   * would keep every account and slot the chain ever touched (~0.2 KB a block of ERC-20
+   * transfers to new holders), in memory that must not grow with the chain (issue 21). The trie
+   * node cache (TrieNodeStore) keeps the hot paths, so reads after a clear stay cheap.
+   */
+  trimCaches(limit: number): void {
+    const caches = this._caches
+    if (!caches) return
+    const entered = (caches.account?.stats(false).writes ?? 0) + (caches.storage?.stats(false).writes ?? 0) + (caches.code?.stats(false).writes ?? 0)
+    if (entered < limit) return
+    caches.clear()
+    caches.account?.stats(true)
+    caches.storage?.stats(true)
+    caches.code?.stats(true)
+  }
+
   // Each override hands a chain that is not a fork straight to ethereumjs' method, with no async
   // layer of its own: these are the hottest calls of every execution.
 
