@@ -89,6 +89,9 @@ describe("a fork's history before its fork point", () => {
     // Logs across the fork point: the upstream's first, then the local transfer's.
     const logs = await rpc(node)<{ blockNumber: string; transactionHash: string }[]>('eth_getLogs', { address: upstream.token, fromBlock: '0x0', toBlock: 'latest' })
     expect(logs.map((log) => log.transactionHash)).toEqual([...seedTxs, hash])
+    // The fee history covers the local blocks, from the fork block on.
+    const fees = await rpc(node)<{ oldestBlock: string; baseFeePerGas: string[] }>('eth_feeHistory', '0xa', 'latest')
+    expect([BigInt(fees.oldestBlock), fees.baseFeePerGas.length]).toEqual([forkBlock, 3])
     // A log range over the limit is refused whole, as the node refuses any.
     const limited = await startNode({ fork: { url: upstream.url, blockNumber: forkBlock }, limits: { maxLogBlockRange: 2 } })
     await expectRpcError(rpc(limited)('eth_getLogs', { fromBlock: '0x0', toBlock: 'latest' }), -32005, /block range too large/)

@@ -19,7 +19,9 @@ export const feeMethods: MethodTable = {
     (node, [requested, newestRef, percentiles]) => {
       const newest = node.block(newestRef)
       const count = requested > MAX_FEE_HISTORY ? MAX_FEE_HISTORY : requested
-      const oldest = newest.number - count + 1n > 0n ? newest.number - count + 1n : 0n
+      // From the chain's first block at the earliest (a fork's: its fork block).
+      const first = node.chain.first
+      const oldest = newest.number - count + 1n > first ? newest.number - count + 1n : first
       const blocks = count === 0n ? [] : [...node.chain.range(oldest, newest.number)]
       const nextBaseFee = bigIntToHex(node.params.baseFee())
       const history: Record<string, unknown> = {
