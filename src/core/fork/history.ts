@@ -1,5 +1,5 @@
 import { bigIntToHex, type PrefixedHexString } from '@ethereumjs/util'
-import type { BlockRef } from '../chain/chain.ts'
+import type { BlockRef } from '../chain/blockRef.ts'
 import { RpcError, UpstreamError } from '../errors.ts'
 import type { Node } from '../node.ts'
 import { parseBlockRef } from '../rpc/params.ts'

@@ -1,5 +1,5 @@
 import { hexToBytes, setLengthLeft, type PrefixedHexString } from '@ethereumjs/util'
-import { BLOCK_TAGS, type BlockRef, type BlockTag } from '../chain/chain.ts'
+import { BLOCK_TAGS, type BlockRef, type BlockTag } from '../chain/blockRef.ts'
 import { InvalidParamsError } from '../errors.ts'
 
 /**
