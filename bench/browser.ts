@@ -17,7 +17,7 @@ import { token } from './transactions.ts'
 import { FROM } from './floors.ts'
 import type { Lists } from './node.ts'
 import { chromiumArgs, chromiumPath } from '../scripts/chromium.ts'
-import { attachToWorker } from './workerDebugger.ts'
+import { attachToWorkers } from './workerDebugger.ts'
 import { chainSizesInChromium } from './chainSizesBrowser.ts'
 import type { SizeReading } from './chainSizeWorkload.ts'
 
@@ -316,9 +316,25 @@ export async function nodeWorkerMemory(page: Page): Promise<HeapUsage> {
     const session = await page.context().newCDPSession(page)
     try {
       const heap = await withinSeconds(20, `the node worker heap (attempt ${attempt} of 3)`, async () => {
-        const worker = await attachToWorker(session, 'nodeWorker')
-        await worker.send('HeapProfiler.collectGarbage')
-        return await worker.send<HeapUsage>('Runtime.getHeapUsage')
+        // Every node worker the page lists: one it terminated may still be listed, and never answers.
+        const workers = await attachToWorkers(session, 'nodeWorker')
+        const answers = await Promise.all(
+          workers.map((worker) =>
+            withinSeconds(10, 'a node worker of the page', async () => {
+              await worker.send('HeapProfiler.collectGarbage')
+              return await worker.send<HeapUsage>('Runtime.getHeapUsage')
+            }, 'left out: it does not answer'),
+          ),
+        )
+        const live = answers.filter((answer): answer is HeapUsage => answer !== undefined)
+        // Node workers that answer are all the tab's memory (one, unless a stopped node's lingers).
+        return live.length === 0
+          ? undefined
+          : live.reduce((sum, usage) => ({
+              usedSize: sum.usedSize + usage.usedSize,
+              embedderHeapUsedSize: (sum.embedderHeapUsedSize ?? 0) + (usage.embedderHeapUsedSize ?? 0),
+              backingStorageSize: (sum.backingStorageSize ?? 0) + (usage.backingStorageSize ?? 0),
+            }))
       }, attempt < 3 ? 'trying again' : 'giving up')
       if (heap !== undefined) return heap
       failures.push(`attempt ${attempt}: no answer within 20 s`)
@@ -329,7 +345,13 @@ export async function nodeWorkerMemory(page: Page): Promise<HeapUsage> {
       await withinSeconds(5, 'detaching the DevTools session', () => session.detach().catch(() => {}), 'going on')
     }
   }
-  throw new Error(`the node worker's heap could not be measured (${failures.join('; ')}): the bench fails rather than report it as n/a`)
+  // Which workers the page runs, and the node's role there: a page whose node is a follower (another
+  // page's worker still held the chain) runs no node worker to measure.
+  const workers = page.workers().map((worker) => worker.url().replace(/^.*\//, ''))
+  const role = await page.evaluate(() => window.bench.role()).catch((error: Error) => `unknown (${error.message})`)
+  throw new Error(
+    `the node worker's heap could not be measured (${failures.join('; ')}; the page's workers: ${workers.join(', ') || 'none'}; the node's role: ${role}): the bench fails rather than report it as n/a`,
+  )
 }
 
 /** `work`'s result, or undefined (and a warning) if it takes longer than `seconds`. */

@@ -52,3 +52,24 @@ export async function attachToWorker(session: CDPSession, urlPart: string, fromS
   await session.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: fromStart, flatten: false })
   return new WorkerDebugger(session, await attached)
 }
+
+/**
+ * The debuggers of every worker whose URL contains `urlPart`, as auto-attach reports them: those
+ * running now, collected for `settleMs` after the first one. A page may list a worker it just
+ * terminated beside the live one (a node stopped and started again), which never answers: the
+ * caller asks each.
+ */
+export async function attachToWorkers(session: CDPSession, urlPart: string, settleMs = 300): Promise<WorkerDebugger[]> {
+  const found: WorkerDebugger[] = []
+  const first = new Promise<void>((resolve) => {
+    session.on('Target.attachedToTarget', (event) => {
+      if (event.targetInfo.type !== 'worker' || !event.targetInfo.url.includes(urlPart)) return
+      found.push(new WorkerDebugger(session, event.sessionId))
+      resolve()
+    })
+  })
+  await session.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: false })
+  await first
+  await new Promise((resolve) => setTimeout(resolve, settleMs))
+  return found
+}

@@ -129,6 +129,8 @@ const api = {
     await node?.stop()
     node = undefined
   },
+  /** The started node's role in this tab ('leader' runs the chain here), for diagnostics. */
+  role: () => node?.role ?? 'none',
   request: (method: string, params: unknown[] = []) => provider().request({ method, params }),
   latency: (method: string, params: unknown[], samples: number) => sample(samples, () => provider().request({ method, params })),
   /**
