@@ -491,10 +491,12 @@ export async function createNode(options: NodeConfig = {}): Promise<Node> {
   const recentLogs = new RecentLogs()
   chain.storedForm = (block, bytes) => new StoredBlock(bytes, decode, recent, undefined, recentLogs, block)
 
-  const storedBlock = (bytes: Uint8Array, hash?: Uint8Array) => new StoredBlock(bytes, decode, recent, hash, recentLogs)
+  // A fork's first block (position 0) has the upstream's hash, which a store's hash of its header is not.
   const forkBlockHash = fork && hexToBytes(fork.point.blockHash)
+  const storedBlock: RestoredBlock = (bytes, hash, position) =>
+    new StoredBlock(bytes, decode, recent, position === 0 && forkBlockHash ? forkBlockHash : hash, recentLogs)
   if (persisted) {
-    restoreChain(persisted, chain, config.chainId, (bytes, hash, position) => storedBlock(bytes, position === 0 ? forkBlockHash : hash))
+    restoreChain(persisted, chain, config.chainId, storedBlock)
     writer.restored(chain.tip.number)
     // The state's nodes are read from the store by need (TrieNodeStore.get): a start that answers
     // from the chain alone never waits for them, and its first state read reads only its path.
@@ -515,11 +517,7 @@ export async function createNode(options: NodeConfig = {}): Promise<Node> {
       restoreSettings(node, persisted.settings, common, { mining: options.mining !== undefined, blockGasLimit: options.blockGasLimit !== undefined })
     }
     writer.restored(chain.tip.number, persisted.settings)
-    if (persisted.older) {
-      node.restoreOlderBlocks(persisted.older, (older) =>
-        restoreOlder(persisted, older, chain, (bytes, hash, position) => storedBlock(bytes, position === 0 ? forkBlockHash : hash)),
-      )
-    }
+    if (persisted.older) node.restoreOlderBlocks(persisted.older, (older) => restoreOlder(persisted, older, chain, storedBlock))
     if (node.mining.automine && node.pool.size > 0) {
       // Mining needs the older blocks (the miner waits for them): read them now, not when due.
       try {

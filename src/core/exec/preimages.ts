@@ -22,14 +22,15 @@ export async function preimageOf(nodes: TrieNodeStore, hash: PrefixedHexString):
   return nodes.get(preimageKey(hash))
 }
 
-/**
- * Makes `stateManager` record the preimage of every account and storage key it writes. Every
- * write goes through putAccount and putStorage (code and field changes do too); a key is hashed
- * once per run of the node, then remembered. `forget()` starts over (the node store was cleared).
- */
 /** Keys remembered as recorded, at most: past it, it starts again (a key recorded twice is the same node). */
 const SEEN_LIMIT = 50_000
 
+/**
+ * Makes `stateManager` record the preimage of every account and storage key it writes. Every
+ * write goes through putAccount and putStorage (code and field changes do too); a key is hashed
+ * once per run of the node, then remembered (up to SEEN_LIMIT). `forget()` starts over (the node
+ * store was cleared).
+ */
 export function recordPreimages(stateManager: MerkleStateManager, nodes: TrieNodeStore): { forget(): void } {
   const seen = new Set<string>()
   const record = (key: Uint8Array) => {

@@ -143,7 +143,7 @@ export class ForkState {
   /**
    * The upstream's answer to a call about its history up to the fork block (`call`: the method
    * and its params as JSON, which name blocks by number, never by tag): fetched once, kept like
-   * the state. `fetch` may reject an answer that is not about that history: it is not kept.
+   * the state. A fetch that fails keeps nothing: the next call asks again.
    */
   async answer(call: string, fetch: () => Promise<unknown>): Promise<unknown> {
     const known = this.answers.get(call)

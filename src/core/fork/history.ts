@@ -138,13 +138,22 @@ export class ForkHistory {
     kind: 'block' | 'state',
     local: (params: unknown) => Promise<unknown>,
   ): Promise<unknown> {
-    const own = node.chain.blockByHash(hash)
-    if (own && own.number > this.point) return local(list)
-    const head = (await this.ask('eth_getBlockByHash', [hash.toLowerCase(), false])) as UpstreamBlockHead | null
-    const number = head ? BigInt(head.number) : undefined
-    if (number === undefined || number > this.point || (kind === 'state' && number === this.point)) return local(list)
+    const number = await this.upstreamNumber(node, hash)
+    if (number === undefined || (kind === 'state' && number === this.point)) return local(list)
     // By number (which the upstream's history keeps for good) where the method takes a number.
     return this.ask(method, kind === 'state' ? withParam(list, at, bigIntToHex(number)) : list)
+  }
+
+  /**
+   * The number of the upstream's block `hash` if it is this chain's history (at or before the fork
+   * block); undefined for a local block above it, or a hash the upstream does not place there.
+   */
+  private async upstreamNumber(node: Node, hash: PrefixedHexString): Promise<bigint | undefined> {
+    const own = node.chain.blockByHash(hash)
+    if (own && own.number > this.point) return undefined
+    const head = (await this.ask('eth_getBlockByHash', [hash.toLowerCase(), false])) as UpstreamBlockHead | null
+    const number = head ? BigInt(head.number) : undefined
+    return number !== undefined && number <= this.point ? number : undefined
   }
 
   /** A call naming a transaction: the node's if it knows it, else the upstream's if mined up to the fork block. */
@@ -166,10 +175,7 @@ export class ForkHistory {
     const { blockHash, fromBlock, toBlock } = filter as { blockHash?: unknown; fromBlock?: unknown; toBlock?: unknown }
     if (blockHash !== undefined) {
       if (typeof blockHash !== 'string' || fromBlock !== undefined || toBlock !== undefined) return local()
-      const own = node.chain.blockByHash(blockHash as PrefixedHexString)
-      if (own && own.number > this.point) return local()
-      const head = (await this.ask('eth_getBlockByHash', [blockHash.toLowerCase(), false])) as UpstreamBlockHead | null
-      return head && BigInt(head.number) <= this.point ? this.ask('eth_getLogs', [filter]) : local()
+      return (await this.upstreamNumber(node, blockHash as PrefixedHexString)) === undefined ? local() : this.ask('eth_getLogs', [filter])
     }
     const from = parsed(fromBlock ?? 'latest')
     const to = parsed(toBlock ?? 'latest')
