@@ -48,3 +48,23 @@ test('clear forgets every node', async () => {
   expect(await archive.get(key(1))).toBeUndefined()
   expect(archive.size).toBe(0)
 })
+
+test('in Node.js, sealed chunks are spilled to a file and leave memory: every node still found', async () => {
+  const archive = new NodeArchive()
+  // Random values (they do not deflate): ~5 MB packed, ~80 chunks.
+  const random = (n: number) => Uint8Array.from({ length: 250 }, (_, i) => (Math.imul(n + 1, 2654435761) >>> (i % 24)) ^ (i * 131) & 255)
+  for (let c = 0; c < 1000; c++) {
+    const nodes = new Map<string, Uint8Array>()
+    for (let i = 0; i < 20; i++) nodes.set(key(c * 20 + i), random(c * 20 + i))
+    archive.add(packNodes(nodes))
+  }
+  await archive.settled()
+  // In memory: the key table and the chunk still open, not the ~5 MB of chunks.
+  expect(archive.bytes).toBeLessThan(1e6)
+  for (const n of [0, 1, 9999, 19_999]) expect(await archive.get(key(n))).toEqual(random(n))
+  archive.clear()
+  expect(await archive.get(key(0))).toBeUndefined()
+  archive.add(packNodes(new Map([[key(5), value(5)]])))
+  expect(await archive.get(key(5))).toEqual(value(5))
+  archive.close()
+})
