@@ -13,6 +13,7 @@ import { FilterRegistry } from './chain/filters.ts'
 import { Impersonation } from './chain/impersonation.ts'
 import { Miner } from './chain/miner.ts'
 import { MiningMode } from './chain/miningMode.ts'
+import { RecordArena } from './chain/recordArena.ts'
 import { stateRootOf, type BlockRecord } from './chain/records.ts'
 import { SnapshotRegistry } from './chain/snapshots.ts'
 import { DecodedBlocks, RecentLogs, StoredBlock } from './chain/storedBlock.ts'
@@ -315,6 +316,7 @@ export class Node {
     // What reads fetched from a fork's upstream since the last commit: kept for the next start.
     if (this.fork?.changed) await this.writer.persist().catch(() => {})
     await this.store.close()
+    this.chain.records.close()
   }
 
   // ---- helpers shared by method handlers ----
@@ -452,7 +454,7 @@ export class Node {
 
 export async function createNode(options: NodeConfig = {}): Promise<Node> {
   const resolved = resolveConfig(options)
-  const store = options.store ?? new EphemeralStore()
+  const store: Store = options.store ?? new EphemeralStore()
   // The store reads (IndexedDB: off this thread) while the dev accounts are derived here.
   const loading = store.load()
   loading.catch(() => {}) // awaited below, after the accounts
@@ -467,7 +469,8 @@ export async function createNode(options: NodeConfig = {}): Promise<Node> {
   const config: ResolvedConfig = fork ? forkConfig(resolved, options, fork.point) : resolved
   const common = createChainCommon(config.chainId)
   const nodes = new TrieNodeStore(store.nodes, config.limits.stateCacheNodes)
-  const chain = new Chain()
+  // Where the store keeps no records in memory, the chain spills them to disk where it can (Node.js).
+  const chain = new Chain(new RecordArena(!store.keepsBlocks))
   if (fork) chain.rebase(fork.point.blockNumber)
   // BLOCKHASH reads the hash the chain indexed, not a decoded header's; below a fork's first
   // block, the upstream's.
@@ -494,7 +497,7 @@ export async function createNode(options: NodeConfig = {}): Promise<Node> {
   // A fork's first block (position 0) has the upstream's hash, which a store's hash of its header is not.
   const forkBlockHash = fork && hexToBytes(fork.point.blockHash)
   const storedBlock: RestoredBlock = (bytes, hash, position) =>
-    new StoredBlock(bytes, decode, recent, position === 0 && forkBlockHash ? forkBlockHash : hash, recentLogs)
+    new StoredBlock(chain.records.hold(bytes), decode, recent, position === 0 && forkBlockHash ? forkBlockHash : hash, recentLogs)
   if (persisted) {
     restoreChain(persisted, chain, config.chainId, storedBlock)
     writer.restored(chain.tip.number)

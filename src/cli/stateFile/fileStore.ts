@@ -48,6 +48,8 @@ export class FileStore implements Store {
   private readonly image = new MemoryStore()
   /** The image's: trie nodes are read from memory, where the file's are kept compact. */
   readonly nodes = this.image.nodes
+  /** The image holds the blocks' records. */
+  readonly keepsBlocks = true
   /** Appends run one at a time, in call order: the log's order is the commit order. */
   private queue: Promise<void> = Promise.resolve()
   /** Records appended since the file was last rewritten: a reason to compact at close. */

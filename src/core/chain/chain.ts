@@ -2,6 +2,7 @@ import { type PrefixedHexString } from '@ethereumjs/util'
 import { bytesToHex } from '../hexText.ts'
 import { BatchIndex, type BatchPlacement, type BatchRecord } from './batches.ts'
 import type { BlockRef, BlockTag } from './blockRef.ts'
+import { RecordArena } from './recordArena.ts'
 import type { BlockRecord, TransactionRecord } from './records.ts'
 import { SenderIndex } from './senderIndex.ts'
 import { StoredBlock, transactionHashesOf } from './storedBlock.ts'
@@ -56,6 +57,9 @@ export class Chain {
   /** Bytecodes published as factory dependencies, by versioned hash, with the block that first did. */
   private readonly bytecodes = new Map<PrefixedHexString, { bytecode: Uint8Array; block: bigint }>()
   private senders = new SenderIndex()
+
+  /** `records`: where the stored blocks' records are kept (slabs shared by many, spilled or not). */
+  constructor(readonly records = new RecordArena()) {}
 
   /** The number of the chain's first block (its genesis): 0, or the block a fork forked. */
   get first(): bigint {

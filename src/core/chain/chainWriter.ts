@@ -3,6 +3,7 @@ import type { TrieNodeStore } from '../store/trieNodeStore.ts'
 import type { ForkState } from '../fork/forkState.ts'
 import { StoreError } from '../errors.ts'
 import { encodeBlockRecord } from '../store/blockCodec.ts'
+import { StoredBlock } from './storedBlock.ts'
 import { encodePoolEntry } from '../store/poolCodec.ts'
 import { SCHEMA_VERSION, type ChainMeta, type PoolChanges, type Store } from '../store/store.ts'
 import type { Chain } from './chain.ts'
@@ -205,7 +206,14 @@ export class ChainWriter {
     const settings = this.settingsChanged()
     if (settings) this.storedSettings = settings
     const first = this.chain.first
-    const encoded = blocks.map((block) => ({ number: block.number - first, bytes: encodeBlockRecord(block) }))
+    // Written into the chain's slabs, where the store and the chain's stored form share them; a
+    // block stored again (its batch sealed) keeps its first bytes in the chain, so its new ones
+    // are the store's alone.
+    const allocate = (length: number) => this.chain.records.allocate(length)
+    const encoded = blocks.map((block) => ({
+      number: block.number - first,
+      bytes: encodeBlockRecord(block, block instanceof StoredBlock ? undefined : allocate),
+    }))
     // The last batch this commit seals, as encoded (a batch sealed in memory meanwhile waits for its own commit).
     let sealedBatch: bigint | undefined
     for (const block of blocks) if (block.sealsBatch && (sealedBatch === undefined || block.l1BatchNumber > sealedBatch)) sealedBatch = block.l1BatchNumber

@@ -3,6 +3,7 @@ import { type PrefixedHexString } from '@ethereumjs/util'
 import { bytesToHex } from '../hexText.ts'
 import { keccak256 } from '../exec/fastCrypto.ts'
 import { logsBloomOfHeader, logsOfBlockRecord, summarizeBlockRecord, timestampOfHeader, transactionHashesOfRecord } from '../store/blockCodec.ts'
+import { placeOf, type RecordSlab } from './recordArena.ts'
 import type { BlockRecord, LogRecord, TransactionRecord } from './records.ts'
 
 /**
@@ -28,8 +29,14 @@ export class StoredBlock implements BlockRecord {
   readonly transactionCount: number
   /** A ZKsync 0x71 transaction is in it (its factory dependencies are published). */
   readonly publishesBytecode: boolean
-  readonly #bytes: Uint8Array
-  readonly #headerBytes: Uint8Array
+  // Where the record is, not a view of it: its slab may be spilled to disk (chain/recordArena.ts),
+  // and a view is an object per block.
+  readonly #slab: RecordSlab
+  readonly #offset: number
+  readonly #length: number
+  // Where the header's RLP is in the record: offsets, not a view (an object per block, kept for its life).
+  readonly #headerStart: number
+  readonly #headerEnd: number
   readonly #decode: (bytes: Uint8Array) => BlockRecord
   readonly #recent: DecodedBlocks
   #decoded: BlockRecord | undefined
@@ -37,7 +44,6 @@ export class StoredBlock implements BlockRecord {
   #hashBytes: Uint8Array | undefined
   #hash: PrefixedHexString | undefined
   #transactionHashes: PrefixedHexString[] | undefined
-  #logsBloom: Uint8Array | undefined
   #timestamp: bigint | undefined
   #logs: BlockLogs | undefined
   readonly #recentLogs: RecentLogs | undefined
@@ -56,8 +62,12 @@ export class StoredBlock implements BlockRecord {
     decoded?: BlockRecord,
   ) {
     const summary = summarizeBlockRecord(bytes)
-    this.#bytes = bytes
-    this.#headerBytes = summary.headerBytes
+    const place = placeOf(bytes)
+    this.#slab = place.slab
+    this.#offset = place.offset
+    this.#length = place.length
+    this.#headerStart = summary.headerBytes.byteOffset - bytes.byteOffset
+    this.#headerEnd = this.#headerStart + summary.headerBytes.length
     this.#decode = decode
     this.#recent = recent
     this.#recentLogs = recentLogs
@@ -80,11 +90,11 @@ export class StoredBlock implements BlockRecord {
   }
 
   get hash(): PrefixedHexString {
-    return (this.#hash ??= bytesToHex(this.#hashBytes ?? keccak256(this.#headerBytes)))
+    return (this.#hash ??= bytesToHex(this.#hashBytes ?? keccak256(this.#headerBytes())))
   }
 
   get transactionHashes(): PrefixedHexString[] {
-    return (this.#transactionHashes ??= transactionHashesOfRecord(this.#bytes))
+    return (this.#transactionHashes ??= transactionHashesOfRecord(this.bytes))
   }
 
   /** Decoded on read (and kept while among the recently read): see `decoded`. */
@@ -98,15 +108,20 @@ export class StoredBlock implements BlockRecord {
 
   /** The stored record's bytes (what the store holds for this block). */
   get bytes(): Uint8Array {
-    return this.#bytes
+    return this.#slab.view(this.#offset, this.#length)
+  }
+
+  #headerBytes(): Uint8Array {
+    return this.#slab.view(this.#offset + this.#headerStart, this.#headerEnd - this.#headerStart)
   }
 
   get logsBloom(): Uint8Array {
-    return (this.#logsBloom ??= this.#decoded?.header.logsBloom ?? logsBloomOfHeader(this.#headerBytes))
+    // Not kept: a log query reads it once per block, and kept it would be an object per block.
+    return this.#decoded?.header.logsBloom ?? logsBloomOfHeader(this.#headerBytes())
   }
 
   get timestamp(): bigint {
-    return (this.#timestamp ??= this.#decoded?.header.timestamp ?? timestampOfHeader(this.#headerBytes))
+    return (this.#timestamp ??= this.#decoded?.header.timestamp ?? timestampOfHeader(this.#headerBytes()))
   }
 
   /**
@@ -134,7 +149,7 @@ export class StoredBlock implements BlockRecord {
       }
     } else {
       let at: LogTransaction | undefined
-      for (const { log, txIndex } of logsOfBlockRecord(this.#bytes)) {
+      for (const { log, txIndex } of logsOfBlockRecord(this.bytes)) {
         if (at?.index !== txIndex) at = { hash: this.transactionHashes[txIndex], index: txIndex }
         logs.push(log)
         txs.push(at)
@@ -156,7 +171,7 @@ export class StoredBlock implements BlockRecord {
   /** The decoded block, decoding it now if it is not among the recently read. */
   decoded(): BlockRecord {
     if (!this.#decoded) {
-      this.#decoded = this.#decode(this.#bytes)
+      this.#decoded = this.#decode(this.bytes)
       if (this.#decoded.hash !== this.hash) throw new Error(`stored block ${this.number} is damaged: its header hashes to ${this.#decoded.hash}, not ${this.hash}`)
     }
     this.#recent.touch(this)

@@ -2,6 +2,7 @@ import { createBlockHeaderFromRLP } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import { RLP } from '@ethereumjs/rlp'
 import { createTxFromRLP } from '@ethereumjs/tx'
+import { Bloom } from '@ethereumjs/vm'
 import { bigIntToUnpaddedBytes, bytesToBigInt, createAddressFromString, hexToBytes, type PrefixedHexString } from '@ethereumjs/util'
 import { bytesToHex } from '../hexText.ts'
 import { logRecords, type BlockRecord, type LogRecord, type TransactionRecord } from '../chain/records.ts'
@@ -26,8 +27,13 @@ import { transactionLimits } from '../exec/codeSizeLimit.ts'
  * Schema 1 records end after [tx…] and their txs after the logs: every block sealed its own
  * batch then, and the receipt time was not kept (the block's time stands in). editedStateRoot
  * (schema 3) is there only for a block whose state dev-node methods edited while it was the head.
+ * Since schema 4 a receipt's logsBloom is stored empty: it is always the bloom of the logs that
+ * follow it, made again on decode, and its 256 bytes were a fifth of an ERC-20 transfer's record
+ * held in memory for every block. Records of earlier schemas keep theirs, read as they are.
+ *
+ * `allocate`: where the record is written, given its length (the chain's RecordArena).
  */
-export function encodeBlockRecord(block: BlockRecord): Uint8Array {
+export function encodeBlockRecord(block: BlockRecord, allocate?: (length: number) => Uint8Array): Uint8Array {
   return rlpEncode([
     headerBytes(block.header),
     bigIntToUnpaddedBytes(block.size),
@@ -42,14 +48,26 @@ export function encodeBlockRecord(block: BlockRecord): Uint8Array {
       bigIntToUnpaddedBytes(tx.receipt.cumulativeGasUsed),
       bigIntToUnpaddedBytes(tx.receipt.effectiveGasPrice),
       tx.receipt.contractAddress ? hexToBytes(tx.receipt.contractAddress) : new Uint8Array(),
-      tx.receipt.logsBloom,
+      EMPTY,
       tx.receipt.logs.map((log) => [hexToBytes(log.address), log.topics.map((t) => hexToBytes(t)), hexToBytes(log.data)]),
       bigIntToUnpaddedBytes(BigInt(tx.receivedAtMs)),
     ]),
     bigIntToUnpaddedBytes(BigInt(block.l1BatchTxOffset)),
     bigIntToUnpaddedBytes(block.sealsBatch ? 1n : 0n),
     ...(block.editedStateRoot ? [block.editedStateRoot] : []),
-  ])
+  ], allocate)
+}
+
+const EMPTY = new Uint8Array()
+
+/** A receipt's logs bloom: every log's address and topics. */
+function bloomOfLogs(logs: EncodedLog[], common: Common): Uint8Array {
+  const bloom = new Bloom(undefined, common)
+  for (const [address, topics] of logs) {
+    bloom.add(address)
+    for (const topic of topics) bloom.add(topic)
+  }
+  return bloom.bitvector
 }
 
 type Field = Uint8Array
@@ -89,7 +107,7 @@ export function decodeBlockRecord(bytes: Uint8Array, common: Common): BlockRecor
         cumulativeGasUsed: bytesToBigInt(cumulative),
         effectiveGasPrice: bytesToBigInt(price),
         contractAddress: created.length > 0 ? bytesToHex(created) : null,
-        logsBloom: bloom,
+        logsBloom: bloom.length > 0 ? bloom : bloomOfLogs(logs, common),
         logs: logRecords(logs, firstLogIndex),
       },
     }

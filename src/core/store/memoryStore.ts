@@ -9,6 +9,7 @@ import { applyPoolChanges, poolInOrder, type ChainCommit, type ChainMeta, type P
  * need, by every node opened on it.
  */
 export class MemoryStore implements Store {
+  readonly keepsBlocks = true
   private meta: ChainMeta | undefined
   readonly nodes = new NodeArchive()
   private blocks: Uint8Array[] = []
@@ -65,5 +66,7 @@ export class EphemeralStore implements Store {
   async wipe(): Promise<void> {
     this.nodes.clear()
   }
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    this.nodes.close()
+  }
 }

@@ -8,10 +8,11 @@
 /** What RLP encodes: a byte string, or a list of such values. */
 export type RlpValue = Uint8Array | readonly RlpValue[]
 
-export function rlpEncode(value: RlpValue): Uint8Array {
+/** `allocate`: where the encoding goes, given its length (default: an array of its own). */
+export function rlpEncode(value: RlpValue, allocate: (length: number) => Uint8Array = (length) => new Uint8Array(length)): Uint8Array {
   // The payload length of every list, in the order the writer meets them (depth first).
   const listLengths: number[] = []
-  const out = new Uint8Array(measure(value, listLengths))
+  const out = allocate(measure(value, listLengths))
   write(value, out, 0, listLengths, { next: 0 })
   return out
 }

@@ -16,6 +16,11 @@ export interface Store {
    * commit's resolution on). A store without one leaves every node in the node's memory.
    */
   readonly nodes?: NodeSource
+  /**
+   * The store holds the committed block records' bytes in this realm (a memory store: they are
+   * what it loads): the chain keeps them in memory too, as spilling them to disk would free none.
+   */
+  readonly keepsBlocks?: boolean
 }
 
 /**
@@ -23,8 +28,10 @@ export interface Store {
  * 2: block records carry their L1 batch position and ZKsync 0x71 transactions (blockCodec.ts).
  * 3: a block record may carry the state root of dev-node edits (a schema-2 reader would serve
  *    the unedited state); the nodes include the preimages of trie keys (exec/preimages.ts).
+ * 4: receipts' logs blooms are stored empty, made from the logs on decode (a schema-3 reader
+ *    would serve empty blooms).
  */
-export const SCHEMA_VERSION = 3
+export const SCHEMA_VERSION = 4
 
 /** What identifies a stored chain and where its head is. */
 export interface ChainMeta {
