@@ -1,6 +1,6 @@
 import { SpillFile } from '../store/spillFile.ts'
 
-/** Bytes a slab holds: above glibc's default mmap threshold, so a slab is a mapping of its own. */
+/** Bytes a slab holds: ~250 records of an ERC-20 transfer's block; the unused tail of one is a small loss. */
 const SLAB_BYTES = 256 * 1024
 /** A record longer than this gets a slab of its own (it would waste most of a slab's tail). */
 const LARGEST_PACKED = 16 * 1024
@@ -51,10 +51,9 @@ export function placeOf(bytes: Uint8Array): RecordPlace {
 
 /**
  * The chain's block records, packed into shared slabs instead of one ArrayBuffer each. A record
- * is ~1 KB and lives as long as the chain, while each ArrayBuffer costs its own allocation and
- * bookkeeping, and in Node.js the small long-lived allocations pinned the allocator's pages
- * between the miner's short-lived ones: at 20,000 ERC-20 blocks the process held 1.0 KB a block
- * more RSS with a record per allocation than with slabs (bench/chainSizesNode.ts).
+ * is ~1 KB and lives as long as the chain, while each ArrayBuffer costs its own objects, its own
+ * allocation and the allocator's bookkeeping: at 20,000 ERC-20 blocks a Node.js process held
+ * 1.0 KB a block more RSS with a record per ArrayBuffer than with slabs (bench/chainSizesNode.ts).
  *
  * With `spill` (Node.js, a node whose store keeps nothing in memory), each full slab is written
  * to a spill file and leaves memory, read back while among the recently read: a long chain's
