@@ -77,7 +77,7 @@ const sendRawTransactionWithDetailedOutput: MethodSpec = method([data('transacti
 })
 
 /** The zks_ namespace (docs/zksync.md, "Response shapes"): era's shapes, numbers and nulls. */
-export const zksMethods: MethodTable = {
+export const zksMethods = {
   zks_estimateFee: method([callRequest('call'), optional(stateOverrides('stateOverrides'))], async (node, [request, overrides]) => ({
     gas_limit: bigIntToHex(await estimateGasAt(node, request, LATEST, overrides)),
     // The base fee is the whole price: era asks no tip, and neither does this chain.
@@ -182,9 +182,9 @@ export const zksMethods: MethodTable = {
   }),
 
   zks_sendRawTransactionWithDetailedOutput: sendRawTransactionWithDetailedOutput,
-}
+} satisfies MethodTable
 
 /** The detailed output's newer name (era moved it to `unstable_` in 2025). */
-export const unstableMethods: MethodTable = {
+export const unstableMethods = {
   unstable_sendRawTransactionWithDetailedOutput: sendRawTransactionWithDetailedOutput,
-}
+} satisfies MethodTable

@@ -23,7 +23,7 @@ export const setStorageAtAction = action([address('address'), word('slot'), word
   setStorageAt(node, who, slot, value),
 )
 // The state dump's code loads on first use (onDemand.ts: a lazy chunk in the worker's bundle).
-const stateDump = () => import('../onDemand.ts')
+const stateDump = () => import('../../../onDemand.ts')
 export const dumpStateAction = action([], async (node) => (await stateDump()).dumpState(node))
 export const loadStateAction = action([data('state')], async (node, [state]) => {
   await (await stateDump()).loadState(node, state)
