@@ -8,7 +8,9 @@
  *   them: onDemandMethods in rpc/method.ts): debug_trace* and ots_ with the tracers, the replay,
  *   Otterscan's views and address index; debug_getRaw*; txpool_; eth_getProof; eth_simulateV1;
  *   eth_signTypedData_v4; the zks_ and unstable_ namespace;
- * - eth_createAccessList's runs and the state dump (anvil_dumpState/loadState, hardhat's).
+ * - eth_createAccessList's runs and the state dump (anvil_dumpState/loadState, hardhat's);
+ * - ZKsync's bootloader flows (contract accounts, paymasters), which only a 0x71 transaction
+ *   needs (exec/bootloaderEntry.ts), and the estimates that run them (exec/estimateGas.ts).
  */
 import { debugMethods } from './rpc/methods/debug.ts'
 import { debugRawMethods } from './rpc/methods/debugRaw.ts'
@@ -34,3 +36,5 @@ export const rareMethods = {
 
 export { createAccessList } from './exec/accessList.ts'
 export { dumpState, loadState } from './dev/stateDump.ts'
+export { runAsBootloader, validateForAdmission } from './exec/bootloader.ts'
+export { estimateWithBootloaderSteps } from './exec/bootloaderEstimate.ts'

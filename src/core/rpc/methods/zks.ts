@@ -87,7 +87,7 @@ export const zksMethods = {
   })),
   // There are no L1→L2 transactions here; the L2 part of one costs what the same call costs. On
   // ZKsync it runs as its sender without account validation or paymaster, so the 0x71 meta
-  // zksync-ethers sends with it (gasPerPubdata) adds no account steps (exec/estimateGas.ts).
+  // zksync-ethers sends with it (gasPerPubdata) adds no account steps (exec/bootloaderEstimate.ts).
   zks_estimateGasL1ToL2: method([callRequest('call'), optional(stateOverrides('stateOverrides'))], async (node, [{ eip712: _eip712, paymaster: _paymaster, ...call }, overrides]) =>
     bigIntToHex(await estimateGasAt(node, call, LATEST, overrides)),
   ),
