@@ -8,7 +8,8 @@
  *   them: onDemandMethods in rpc/method.ts): debug_trace* and ots_ with the tracers, the replay,
  *   Otterscan's views and address index; debug_getRaw*; txpool_; eth_getProof; eth_simulateV1;
  *   eth_signTypedData_v4; the zks_ and unstable_ namespace;
- * - eth_createAccessList's runs and the state dump (anvil_dumpState/loadState, hardhat's);
+ * - eth_createAccessList's runs, the state dump (anvil_dumpState/loadState, hardhat's) and the
+ *   reset (anvil_reset, hardhat_reset, anvil_setRpcUrl);
  * - ZKsync's bootloader flows (contract accounts, paymasters), which only a 0x71 transaction
  *   needs (exec/bootloaderEntry.ts), and the estimates that run them (exec/estimateGas.ts).
  */
@@ -36,5 +37,6 @@ export const rareMethods = {
 
 export { createAccessList } from './exec/accessList.ts'
 export { dumpState, loadState } from './dev/stateDump.ts'
+export { resetChain, setUpstreamUrl } from './dev/reset.ts'
 export { runAsBootloader, validateForAdmission } from './exec/bootloader.ts'
 export { estimateWithBootloaderSteps } from './exec/bootloaderEstimate.ts'

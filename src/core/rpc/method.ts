@@ -23,7 +23,7 @@ export function constant(value: (node: Node) => unknown): MethodSpec {
 }
 
 /**
- * Methods whose specs live in a module loaded on the first call of any of them (onDemand.ts, a
+ * Methods whose specs live in a module loaded on the first call of any of them (core/onDemand.ts, a
  * lazy chunk of the worker's bundle): the table names them at start, and their params are
  * parsed and their handler run once `load` resolved, so a first call only waits for the load.
  * A failed load (a chunk the page could not fetch) is tried again on the next call.
