@@ -3,13 +3,11 @@
  * pagenode/vite plugin), serves it with `vite preview`, and drives headless system Chromium with
  * a persistent profile (real on-disk IndexedDB) through Playwright. All timing happens in the page.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { gzipSync } from 'node:zlib'
 import { chromium, type BrowserContext, type Page } from 'playwright'
-import { build, preview, type PreviewServer } from 'vite'
+import { preview, type PreviewServer } from 'vite'
 import type { BenchApi } from './browser/main.ts'
 import type { Collector } from './report.ts'
 import { median, p50 } from './report.ts'
@@ -19,10 +17,8 @@ import type { Lists } from './node.ts'
 import { chromiumArgs, chromiumPath } from '../scripts/chromium.ts'
 import { attachToWorkers } from './workerDebugger.ts'
 import { chainSizesInChromium } from './chainSizesBrowser.ts'
+import { BENCH_SITE_CONFIG, bundleSizes, buildBenchSite } from './bundleSize.ts'
 import type { SizeReading } from './chainSizeWorkload.ts'
-
-const CONFIG = fileURLToPath(new URL('./browser/vite.config.ts', import.meta.url))
-const OUT = fileURLToPath(new URL('./.build/', import.meta.url))
 
 type Call = <K extends keyof BenchApi>(name: K, ...args: Parameters<BenchApi[K]>) => Promise<Awaited<ReturnType<BenchApi[K]>>>
 
@@ -32,10 +28,10 @@ export async function runBrowserBench(
   lists: Lists & { warm: string[] },
   sizes?: { sizes: number[]; raws: string[] },
 ): Promise<{ chromium: string; sizes: SizeReading[] }> {
-  await build({ configFile: CONFIG, logLevel: 'warn' })
-  bundleSizes(collect)
+  await buildBenchSite()
+  collectBundleSizes(collect)
 
-  const server: PreviewServer = await preview({ configFile: CONFIG, logLevel: 'warn', preview: { port: 0 } })
+  const server: PreviewServer = await preview({ configFile: BENCH_SITE_CONFIG, logLevel: 'warn', preview: { port: 0 } })
   const origin = server.resolvedUrls!.local[0].replace(/\/$/, '')
   const profile = mkdtempSync(join(tmpdir(), 'pagenode-bench-'))
   const context = await chromium.launchPersistentContext(profile, {
@@ -226,55 +222,15 @@ async function fresh(call: Call, name: string) {
 
 const total = (sizes: Record<string, number>) => Object.values(sizes).reduce((a, b) => a + b, 0)
 
-/** gzip -9 sizes of what the browser loads: the node worker (and its lazy chunks), the page client, the service worker. */
-function bundleSizes(collect: Collector) {
-  const assets = join(OUT, 'assets')
-  const gz = (file: string) => gzipSync(readFileSync(file), { level: 9 }).length / 1024
-  const manifest = JSON.parse(readFileSync(join(OUT, '.vite/manifest.json'), 'utf8')) as Record<string, { file: string; imports?: string[] }>
-  const pageFiles = new Set<string>()
-  const visit = (key: string) => {
-    const entry = manifest[key]
-    if (!entry || pageFiles.has(entry.file)) return
-    pageFiles.add(entry.file)
-    for (const imported of entry.imports ?? []) visit(imported)
-  }
-  visit('start.html')
-  const workerFile = readdirSync(assets).find((file) => file.startsWith('nodeWorker-') && file.endsWith('.js'))!
-  // What the worker loads before it runs: its file and every chunk it imports statically (a
-  // bundler may move code the lazy chunks share with it into chunks of their own). The lazy
-  // chunks are those only `import()` reaches.
-  const { startup, lazy } = workerChunks(assets, workerFile)
-  const sum = (files: string[]) => files.reduce((total, file) => total + gz(join(assets, file)), 0)
-  collect('bundle', `worker, gzip (startup chunk${startup.length > 1 ? `s: ${startup.length} files` : ''})`, sum(startup), 'KB', 1)
-  collect('bundle', `worker, gzip, lazy chunks loaded after start or on first use (${lazy.map(describeChunk).join(', ') || 'none'})`, sum(lazy), 'KB', 1)
-  collect('bundle', 'page client, gzip', [...pageFiles].reduce((sum, file) => sum + gz(join(OUT, file)), 0), 'KB', 1)
-  collect('bundle', 'service worker, gzip', gz(join(OUT, 'pagenode-sw.js')), 'KB', 1)
-  collect('bundle', 'worker, minified (startup chunk)', startup.reduce((total, file) => total + statSync(join(assets, file)).size, 0) / 1024, 'KB', 1)
-}
-
-/** The worker's files loaded at start (static imports, followed) and those only `import()` reaches. */
-function workerChunks(assets: string, workerFile: string): { startup: string[]; lazy: string[] } {
-  const text = (file: string) => readFileSync(join(assets, file), 'utf8')
-  const named = (file: string, pattern: RegExp) => [...text(file).matchAll(pattern)].map((match) => match[1])
-  const startup = new Set<string>()
-  const visit = (file: string) => {
-    if (startup.has(file)) return
-    startup.add(file)
-    for (const imported of named(file, /(?:from|import)\s*["'`]\.\/([^"'`]+\.js)["'`]/g)) visit(imported)
-  }
-  visit(workerFile)
-  const lazy = new Set<string>()
-  for (const file of readdirSync(assets).filter((name) => name.endsWith('.js'))) {
-    for (const imported of named(file, /import\(\s*["'`]\.\/([^"'`]+\.js)["'`]\s*\)/g)) if (!startup.has(imported)) lazy.add(imported)
-  }
-  return { startup: [...startup], lazy: [...lazy] }
-}
-
-function describeChunk(file: string): string {
-  const text = readFileSync(join(OUT, 'assets', file), 'utf8')
-  if (text.includes('secp256k1')) return 'secp256k1'
-  if (text.toLowerCase().includes('keccak')) return 'keccak'
-  return file.replace(/-[\w-]{8}\.js$/, '')
+/** gzip -9 sizes of what the browser loads: the node worker (and its lazy chunks), the page client, the service worker (bundleSize.ts). */
+function collectBundleSizes(collect: Collector) {
+  const { startup, lazy, pageClientGzip, serviceWorkerGzip } = bundleSizes()
+  const kb = (bytes: number) => bytes / 1024
+  collect('bundle', `worker, gzip (startup chunk${startup.files.length > 1 ? `s: ${startup.files.length} files` : ''})`, kb(startup.gzip), 'KB', 1)
+  collect('bundle', `worker, gzip, lazy chunks loaded after start or on first use (${lazy.names.join(', ') || 'none'})`, kb(lazy.gzip), 'KB', 1)
+  collect('bundle', 'page client, gzip', kb(pageClientGzip), 'KB', 1)
+  collect('bundle', 'service worker, gzip', kb(serviceWorkerGzip), 'KB', 1)
+  collect('bundle', 'worker, minified (startup chunk)', kb(startup.minified), 'KB', 1)
 }
 
 /**

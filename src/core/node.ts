@@ -1,7 +1,7 @@
 import { NonceQueue } from './wallet/nonceQueue.ts'
 import type { Common } from '@ethereumjs/common'
 import { Account, createAddressFromString, hexToBytes, type PrefixedHexString } from '@ethereumjs/util'
-import { validateForAdmission } from './exec/bootloader.ts'
+import { validateForAdmission } from './exec/bootloaderEntry.ts'
 import { checkAdmission } from './chain/admission.ts'
 import { BatchPolicy } from './chain/batches.ts'
 import { BlockParams } from './chain/blockParams.ts'

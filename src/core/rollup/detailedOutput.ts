@@ -1,7 +1,7 @@
 import { bigIntToHex, bytesToBigInt, EthereumJSError, type Address, type PrefixedHexString } from '@ethereumjs/util'
 import { bytesToHex } from '../hexText.ts'
 import { runTx, type VM } from '@ethereumjs/vm'
-import { runAsBootloader } from '../exec/bootloader.ts'
+import { runAsBootloader } from '../exec/bootloaderEntry.ts'
 import type { Block } from '@ethereumjs/block'
 import type { SignedTransaction } from '../exec/rawTransaction.ts'
 import { engineMessage } from '../exec/engineMessage.ts'

@@ -1,7 +1,8 @@
 /**
  * The page script every bundled consumer app runs: starts pagenode, sends a transfer through the
- * provider with viem, and reads its receipt back over the HTTP endpoint the service worker serves,
- * then reports on `window.__result` (or `window.__error`).
+ * provider with viem, reads its receipt back over the HTTP endpoint the service worker serves and
+ * traces it (code the worker loads on first use, from a chunk of the app's build), then reports on
+ * `window.__result` (or `window.__error`).
  */
 export function appScript(startOptions = '{}'): string {
   return `import { startNode } from 'pagenode'
@@ -16,7 +17,9 @@ async function main() {
   const overHttp = createPublicClient({ chain: zksyncInMemoryNode, transport: http(new URL('/rpc', location.href).href) })
   const receipt = await overHttp.waitForTransactionReceipt({ hash, pollingInterval: 50 })
   const balance = await overHttp.getBalance({ address: to })
-  window.__result = { status: receipt.status, blockNumber: String(receipt.blockNumber), balance: String(balance), role: node.role }
+  // A rarely called method: its code is a chunk the worker loads on this first call.
+  const trace = await node.provider.request({ method: 'debug_traceTransaction', params: [hash, { tracer: 'callTracer' }] })
+  window.__result = { status: receipt.status, blockNumber: String(receipt.blockNumber), balance: String(balance), role: node.role, traced: trace.type }
 }
 main().catch((error) => { window.__error = String(error && error.stack || error) })
 `
@@ -27,5 +30,5 @@ export const INDEX_HTML = `<!doctype html>
 <body><script type="module" src="./main.js"></script></body></html>
 `
 
-/** What a successful run reports: the transfer mined, seen over HTTP, 1 ETH more for the receiver. */
-export const EXPECTED_RESULT = { status: 'success', blockNumber: '1', balance: String(10_001n * 10n ** 18n), role: 'leader' }
+/** What a successful run reports: the transfer mined, seen over HTTP, 1 ETH more for the receiver, traced as a call. */
+export const EXPECTED_RESULT = { status: 'success', blockNumber: '1', balance: String(10_001n * 10n ** 18n), role: 'leader', traced: 'call' }

@@ -1,7 +1,7 @@
 import { Interface, Wallet, type Contract } from 'ethers'
 import { describe, expect, test } from 'vitest'
 import { utils } from 'zksync-ethers'
-import { ACCOUNT_STEPS_ALLOWANCE } from '../../../src/core/exec/estimateGas.ts'
+import { ACCOUNT_STEPS_ALLOWANCE } from '../../../src/core/exec/bootloaderEstimate.ts'
 import type { Node } from '../../../src/core/node.ts'
 import { artifacts, deploy, DEV, devWallet, rpc, startNode, withProbe } from '../../support/chain.ts'
 import { zksyncProvider, zksyncWallet } from '../../support/zksync.ts'

@@ -5,7 +5,7 @@ import { getCreateAddress, Signature, Wallet as EthersWallet, ZeroAddress, type 
 import { describe, expect, test } from 'vitest'
 import { EIP712Signer, types, utils } from 'zksync-ethers'
 import { MemoryStore } from '../../../src/core/index.ts'
-import { ACCOUNT_STEPS_ALLOWANCE } from '../../../src/core/exec/estimateGas.ts'
+import { ACCOUNT_STEPS_ALLOWANCE } from '../../../src/core/exec/bootloaderEstimate.ts'
 import type { Node } from '../../../src/core/node.ts'
 import { artifacts, DEV, GAS_PRICE, mineBlock, rpc, startNode } from '../../support/chain.ts'
 import { signTx } from '../../support/rawTx.ts'

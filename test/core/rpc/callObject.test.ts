@@ -1,6 +1,6 @@
 /** The call object of eth_call & co.: what it refuses, with -32602 naming the field (issue #19). */
 import { expect, test } from 'vitest'
-import { ACCOUNT_STEPS_ALLOWANCE } from '../../../src/core/exec/estimateGas.ts'
+import { ACCOUNT_STEPS_ALLOWANCE } from '../../../src/core/exec/bootloaderEstimate.ts'
 import { DEV, rpc, startNode } from '../../support/chain.ts'
 
 const MAX_UINT256 = (1n << 256n) - 1n

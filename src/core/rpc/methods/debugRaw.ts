@@ -13,7 +13,7 @@ const blockAt = (node: Node, ref: BlockRef) => node.block(ref)
  * geth's debug_getRaw*: consensus encodings of what the chain holds (exec/rawBlock.ts). A 0x71
  * transaction is its EIP-712 envelope, the bytes the block commits to.
  */
-export const debugRawMethods: MethodTable = {
+export const debugRawMethods = {
   debug_getRawHeader: method([blockRef('block')], (node, [ref]) => bytesToHex(blockAt(node, ref).header.serialize())),
   debug_getRawBlock: method([blockRef('block')], (node, [ref]) => bytesToHex(blockBytes(blockAt(node, ref)))),
   debug_getRawReceipts: method([blockRef('block')], (node, [ref]) => blockAt(node, ref).transactions.map((tx) => bytesToHex(receiptBytes(tx)))),
@@ -22,4 +22,4 @@ export const debugRawMethods: MethodTable = {
     const tx = node.chain.transaction(txHash) ?? node.pool.stored.get(txHash)
     return tx ? bytesToHex(transactionBytes(tx)) : '0x'
   }),
-}
+} satisfies MethodTable

@@ -3,7 +3,9 @@ import type { BlockRef } from '../../chain/chain.ts'
 import type { BlockRecord, TransactionRecord } from '../../chain/records.ts'
 import { InternalError, ServerError } from '../../errors.ts'
 import type { Node } from '../../node.ts'
-import type { Posting } from '../../trace/addressIndex.ts'
+import { addressIndexOf, type Posting } from '../../trace/addressIndex.ts'
+import { CallTreeView, FailureOutput, internalOperations, otsTraceEntries } from '../../trace/otterscan.ts'
+import { traceTransaction } from '../../trace/replay.ts'
 import type { Tracer } from '../../trace/tracer.ts'
 import { formatBlock } from '../format/block.ts'
 import { formatReceipt } from '../format/receipt.ts'
@@ -11,17 +13,8 @@ import { formatMinedTransaction } from '../format/transaction.ts'
 import { method, type MethodTable } from '../method.ts'
 import { address, blockRef, custom, hash, parseBlockRef, parseNumberish, quantity } from '../params.ts'
 
-/**
- * The Otterscan views, the replay and the address index load on the first ots_ call that needs
- * them (onDemand.ts: a lazy chunk in the worker's bundle): a page that never serves Otterscan never
- * downloads them.
- */
-const otterscan = () => import('./onDemand.ts')
-const addressIndex = async (node: Node) => (await import('./onDemand.ts')).addressIndexOf(node)
-
 /** Re-executes a mined transaction under `tracer` (trace/replay.ts), within eth_call's time limit. */
-async function replayed(node: Node, tx: TransactionRecord, tracer: Tracer): Promise<unknown> {
-  const { traceTransaction } = await import('./onDemand.ts')
+function replayed(node: Node, tx: TransactionRecord, tracer: Tracer): Promise<unknown> {
   return traceTransaction(node, tx, tracer, node.config.limits.evmTimeoutMs)
 }
 
@@ -94,9 +87,10 @@ function searchResult(node: Node, page: readonly Posting[], firstPage: boolean, 
 /**
  * Otterscan's ots_ methods (API level 8) in anvil's shapes, so Otterscan can browse the chain;
  * erigon_getHeaderByNumber, which Otterscan calls too. Traces are replays (trace/replay.ts);
- * the searches read the address index (trace/addressIndex.ts).
+ * the searches read the address index (trace/addressIndex.ts). Loaded on the first call of one
+ * of them (onDemand.ts): a page that never serves Otterscan never downloads them.
  */
-export const otsMethods: MethodTable = {
+export const otsMethods = {
   ots_getApiLevel: method([], () => API_LEVEL),
 
   erigon_getHeaderByNumber: method([otsBlock('block')], (node, [ref]) => {
@@ -109,25 +103,22 @@ export const otsMethods: MethodTable = {
     return account?.isContract() ?? false
   }),
 
-  ots_getInternalOperations: method([hash('transactionHash')], async (node, [txHash]) => {
+  ots_getInternalOperations: method([hash('transactionHash')], (node, [txHash]) => {
     const tx = minedOrUnavailable(node, txHash)
-    const { CallTreeView, internalOperations } = await otterscan()
     return replayed(node, tx, new CallTreeView(internalOperations))
   }),
 
   // anvil: [] for an unknown transaction.
-  ots_traceTransaction: method([hash('transactionHash')], async (node, [txHash]) => {
+  ots_traceTransaction: method([hash('transactionHash')], (node, [txHash]) => {
     const tx = node.chain.transaction(txHash)
     if (!tx) return []
-    const { CallTreeView, otsTraceEntries } = await otterscan()
     return replayed(node, tx, new CallTreeView(otsTraceEntries))
   }),
 
   // The revert data of a failed transaction (re-executed: receipts do not keep it); "0x" otherwise.
-  ots_getTransactionError: method([hash('transactionHash')], async (node, [txHash]) => {
+  ots_getTransactionError: method([hash('transactionHash')], (node, [txHash]) => {
     const tx = node.chain.transaction(txHash)
     if (!tx || tx.receipt.status === 1) return '0x'
-    const { FailureOutput } = await otterscan()
     return replayed(node, tx, new FailureOutput())
   }),
 
@@ -151,7 +142,7 @@ export const otsMethods: MethodTable = {
 
   // Transactions of `address` in blocks before `block` (0: from the head), newest first.
   ots_searchTransactionsBefore: method([address('address'), count('block'), count('pageSize')], async (node, [who, before, pageSize]) => {
-    const postings = await (await addressIndex(node)).of(who)
+    const postings = await (await addressIndexOf(node)).of(who)
     const older = postings.filter((posting) => before === 0 || posting.block < BigInt(before)).reverse()
     const { page, more } = pageOf(older, pageSize)
     return searchResult(node, page, before === 0 || BigInt(before) > node.chain.head.number, !more)
@@ -159,7 +150,7 @@ export const otsMethods: MethodTable = {
 
   // Transactions of `address` in blocks after `block` (0: from the start), newest first.
   ots_searchTransactionsAfter: method([address('address'), count('block'), count('pageSize')], async (node, [who, after, pageSize]) => {
-    const postings = await (await addressIndex(node)).of(who)
+    const postings = await (await addressIndexOf(node)).of(who)
     const newer = postings.filter((posting) => posting.block > BigInt(after))
     const { page, more } = pageOf(newer, pageSize)
     return searchResult(node, page.reverse(), !more, after === 0)
@@ -169,5 +160,5 @@ export const otsMethods: MethodTable = {
     node.chain.transactionBySenderAndNonce(sender, nonce)?.hash ?? null,
   ),
 
-  ots_getContractCreator: method([address('address')], async (node, [who]) => (await (await addressIndex(node)).creatorOf(who)) ?? null),
-}
+  ots_getContractCreator: method([address('address')], async (node, [who]) => (await (await addressIndexOf(node)).creatorOf(who)) ?? null),
+} satisfies MethodTable

@@ -42,7 +42,7 @@ function summary(entry: PoolEntry): string {
   return `${to}: ${entry.tx.value} wei + ${entry.tx.gasLimit} gas × ${maxFeePerGas(entry.tx)} wei`
 }
 
-export const txpoolMethods: MethodTable = {
+export const txpoolMethods = {
   txpool_content: constant(async (node) => {
     const { pending, queued } = await classify(node)
     const show = (entry: PoolEntry) => formatTransaction(entry, undefined)
@@ -56,4 +56,4 @@ export const txpoolMethods: MethodTable = {
     const { pending, queued } = await classify(node)
     return { pending: bySender(pending, summary), queued: bySender(queued, summary) }
   }),
-}
+} satisfies MethodTable

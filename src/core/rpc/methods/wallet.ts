@@ -2,9 +2,8 @@ import { bigIntToHex, hexToBytes, utf8ToBytes, type PrefixedHexString } from '@e
 import { bytesToHex } from '../../hexText.ts'
 import { transactionBytes } from '../../exec/rawTransaction.ts'
 import type { Node } from '../../node.ts'
-import { devAccount, signDigest, signMessage } from '../../wallet/signer.ts'
+import { devAccount, signMessage } from '../../wallet/signer.ts'
 import { authorize, fillTransaction, signWithDevKey, unsignedFrom, unsignedTransaction } from '../../wallet/transactions.ts'
-import { parseTypedData, typedDataDigest } from '../../wallet/typedData.ts'
 import { UnrecognizedChainError } from '../../errors.ts'
 import { constant, method, type MethodTable } from '../method.ts'
 import { address, custom, data, field, optional, ParamError, parseObject, parseQuantity } from '../params.ts'
@@ -82,11 +81,6 @@ export const walletMethods: MethodTable = {
   personal_sign: method([custom('message', parseMessage), address('address'), optional(custom('password', () => undefined))], (node, [message, who]) =>
     signMessage(devAccount(node, who), message),
   ),
-  // The digest is computed while parsing, so a value that does not fit its type is -32602.
-  eth_signTypedData_v4: method([address('address'), custom('typedData', (v) => typedDataDigest(parseTypedData(v)))], (node, [who, digest]) =>
-    signDigest(devAccount(node, who), digest),
-  ),
-
   wallet_switchEthereumChain: method([custom('chain', parseChainSwitch)], (node, [chainId]) => {
     if (chainId !== node.chainId) {
       throw new UnrecognizedChainError(`Unrecognized chain ID ${bigIntToHex(chainId)}: this node is chain ${bigIntToHex(node.chainId)} and switches to no other`)

@@ -77,7 +77,7 @@ const sendRawTransactionWithDetailedOutput: MethodSpec = method([data('transacti
 })
 
 /** The zks_ namespace (docs/zksync.md, "Response shapes"): era's shapes, numbers and nulls. */
-export const zksMethods: MethodTable = {
+export const zksMethods = {
   zks_estimateFee: method([callRequest('call'), optional(stateOverrides('stateOverrides'))], async (node, [request, overrides]) => ({
     gas_limit: bigIntToHex(await estimateGasAt(node, request, LATEST, overrides)),
     // The base fee is the whole price: era asks no tip, and neither does this chain.
@@ -87,7 +87,7 @@ export const zksMethods: MethodTable = {
   })),
   // There are no L1→L2 transactions here; the L2 part of one costs what the same call costs. On
   // ZKsync it runs as its sender without account validation or paymaster, so the 0x71 meta
-  // zksync-ethers sends with it (gasPerPubdata) adds no account steps (exec/estimateGas.ts).
+  // zksync-ethers sends with it (gasPerPubdata) adds no account steps (exec/bootloaderEstimate.ts).
   zks_estimateGasL1ToL2: method([callRequest('call'), optional(stateOverrides('stateOverrides'))], async (node, [{ eip712: _eip712, paymaster: _paymaster, ...call }, overrides]) =>
     bigIntToHex(await estimateGasAt(node, call, LATEST, overrides)),
   ),
@@ -182,9 +182,9 @@ export const zksMethods: MethodTable = {
   }),
 
   zks_sendRawTransactionWithDetailedOutput: sendRawTransactionWithDetailedOutput,
-}
+} satisfies MethodTable
 
 /** The detailed output's newer name (era moved it to `unstable_` in 2025). */
-export const unstableMethods: MethodTable = {
+export const unstableMethods = {
   unstable_sendRawTransactionWithDetailedOutput: sendRawTransactionWithDetailedOutput,
-}
+} satisfies MethodTable

@@ -1,6 +1,5 @@
 import { bigIntToHex, createAddressFromString, hexToBytes, type PrefixedHexString } from '@ethereumjs/util'
 import { mineBlocks, checkNextTimestamp } from '../../../dev/mining.ts'
-import { resetChain, setUpstreamUrl } from '../../../dev/reset.ts'
 import { revertToSnapshot, takeSnapshot } from '../../../dev/snapshots.ts'
 import { setBalance, setCode, setNonce, setStorageAt } from '../../../dev/stateEdits.ts'
 import type { Node } from '../../../node.ts'
@@ -22,11 +21,11 @@ export const setCodeAction = action([address('address'), data('code')], (node, [
 export const setStorageAtAction = action([address('address'), word('slot'), word('value')], (node, [who, slot, value]) =>
   setStorageAt(node, who, slot, value),
 )
-// The state dump's code loads on first use (onDemand.ts: a lazy chunk in the worker's bundle).
-const stateDump = () => import('../onDemand.ts')
-export const dumpStateAction = action([], async (node) => (await stateDump()).dumpState(node))
+// The state dump's code, and the reset's, load on first use (core/onDemand.ts: a lazy chunk in the worker's bundle).
+const onDemand = () => import('../../../onDemand.ts')
+export const dumpStateAction = action([], async (node) => (await onDemand()).dumpState(node))
 export const loadStateAction = action([data('state')], async (node, [state]) => {
-  await (await stateDump()).loadState(node, state)
+  await (await onDemand()).loadState(node, state)
   return true
 })
 
@@ -35,9 +34,9 @@ export const loadStateAction = action([data('state')], async (node, [state]) => 
 export const snapshotAction = action([], async (node) => bigIntToHex(await takeSnapshot(node)))
 /** true once reverted; false for an id never taken or already used up, as Hardhat, anvil and ganache answer. */
 export const revertAction = action([custom('id', parseSnapshotId)], (node, [id]) => revertToSnapshot(node, id))
-export const resetAction = action([optional(custom('options', parseResetOptions))], (node, [forking]) => resetChain(node, forking))
+export const resetAction = action([optional(custom('options', parseResetOptions))], async (node, [forking]) => (await onDemand()).resetChain(node, forking))
 /** anvil_setRpcUrl: the fork's upstream is fetched from another URL (the same chain) from now on. */
-export const setRpcUrlAction = action([custom('url', parseUpstreamUrl)], (node, [url]) => setUpstreamUrl(node, url))
+export const setRpcUrlAction = action([custom('url', parseUpstreamUrl)], async (node, [url]) => (await onDemand()).setUpstreamUrl(node, url))
 
 // ---- mining ----
 

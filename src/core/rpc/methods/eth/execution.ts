@@ -22,7 +22,7 @@ export const executionMethods: MethodTable = {
   // geth's: the list, the gas used with it, and the failure (a revert too) as `error`, not a refusal.
   eth_createAccessList: method([callRequest('call'), blockOrLatest(), optional(stateOverrides('stateOverrides'))], async (node, [request, ref, overrides]) => {
     // Loaded on the first call (onDemand.ts: a lazy chunk in the worker's bundle).
-    const { createAccessList } = await import('../onDemand.ts')
+    const { createAccessList } = await import('../../../onDemand.ts')
     return inCallSandbox(node, ref, request, overrides, ({ vm, context, gas }) => createAccessList(vm, context, request, gas))
   }),
 

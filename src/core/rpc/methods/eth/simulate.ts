@@ -1,5 +1,6 @@
 import { stateRootOf } from '../../../chain/records.ts'
 import { SimulationError, SimulationErrorCode } from '../../../errors.ts'
+import { simulate } from '../../../exec/simulate.ts'
 import { formatBlock } from '../../format/block.ts'
 import { formatLog } from '../../format/log.ts'
 import { method, type MethodTable } from '../../method.ts'
@@ -9,7 +10,8 @@ import { simulatePayload } from '../../simulatePayload.ts'
 /** execution-apis' suggested bound on blockStateCalls: BLOCKHASH's reach. */
 const MAX_SIMULATED_BLOCKS = 256
 
-export const simulateMethods: MethodTable = {
+/** eth_simulateV1, loaded on its first call (onDemand.ts), its payload's parser with it. */
+export const simulateMethods = {
   eth_simulateV1: method([simulatePayload('payload'), blockOrLatest()], async (node, [payload, ref]) => {
     if (payload.blocks.length > MAX_SIMULATED_BLOCKS) {
       throw new SimulationError(SimulationErrorCode.clientLimit, `too many blocks: ${payload.blocks.length}, at most ${MAX_SIMULATED_BLOCKS}`)
@@ -17,8 +19,6 @@ export const simulateMethods: MethodTable = {
     const base = node.block(ref)
     // A sandbox of its own, dropped afterwards: the simulation commits block after block in it
     // (state roots are read between blocks, which an open checkpoint would not allow).
-    // Loaded on the first call (onDemand.ts: a lazy chunk in the worker's bundle).
-    const { simulate } = await import('../onDemand.ts')
     const sandbox = await node.state.freshSandbox(stateRootOf(base))
     const results = await sandbox.read((vm) =>
       simulate(
@@ -43,4 +43,4 @@ export const simulateMethods: MethodTable = {
       }),
     }))
   }),
-}
+} satisfies MethodTable

@@ -1,18 +1,14 @@
-import type { MerkleStateManager } from '@ethereumjs/statemanager'
-import { getMerkleStateProof } from '@ethereumjs/statemanager'
 import { bigIntToHex, createAddressFromString, setLengthLeft } from '@ethereumjs/util'
 import { bytesToHex } from '../../../hexText.ts'
 import { method, type MethodTable } from '../../method.ts'
-import { address, blockOrLatest, blockRef, custom, ParamError, parseArrayOf, wordOf } from '../../params.ts'
+import { address, blockOrLatest, custom, ParamError, wordOf } from '../../params.ts'
 
 /** A storage slot: hex of at most 32 bytes (geth accepts short forms like "0x0"). */
-function parseSlot(value: unknown): Uint8Array {
+export function parseSlot(value: unknown): Uint8Array {
   const slot = wordOf(value)
   if (slot === undefined) throw new ParamError(`expected a storage slot (0x-prefixed hex, at most 32 bytes), got ${JSON.stringify(value)}`)
   return slot
 }
-
-const parseSlots = parseArrayOf('storage slots', parseSlot)
 
 /** Account state at any block: every block's state root stays readable. */
 export const stateMethods: MethodTable = {
@@ -43,27 +39,4 @@ export const stateMethods: MethodTable = {
     const value = await sandbox.read((vm) => vm.stateManager.getStorage(createAddressFromString(who), slot))
     return bytesToHex(setLengthLeft(value, 32))
   }),
-
-  eth_getProof: method(
-    [address('address'), custom('storageKeys', parseSlots), blockRef('block')],
-    async (node, [who, slots, ref]) => {
-      const sandbox = await node.sandbox(node.block(ref))
-      const proof = await sandbox.read((vm) =>
-        getMerkleStateProof(vm.stateManager as MerkleStateManager, createAddressFromString(who), slots),
-      )
-      return {
-        address: who,
-        accountProof: proof.accountProof,
-        balance: proof.balance,
-        codeHash: proof.codeHash,
-        nonce: proof.nonce,
-        storageHash: proof.storageHash,
-        storageProof: proof.storageProof.map((entry, i) => ({
-          key: bytesToHex(slots[i]),
-          value: entry.value,
-          proof: entry.proof,
-        })),
-      }
-    },
-  ),
 }
