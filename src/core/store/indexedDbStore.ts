@@ -2,7 +2,7 @@ import { openDB, unwrap, type DBSchema, type IDBPDatabase, type IDBPTransaction 
 import { ChainStoreError } from '../errors.ts'
 import { packNodes, packZeros, PackedNodes, unpackZeros } from './packing.ts'
 import { NodeFilter } from './nodeFilter.ts'
-import { SegmentedNodes } from './segmentedNodes.ts'
+import { SegmentedNodes, type NodeSegment } from './segmentedNodes.ts'
 import {
   blockHashOfRecord,
   blockSegmentKeys,
@@ -160,15 +160,13 @@ export class IndexedDbStore implements Store {
 
   async load(): Promise<PersistedChain | undefined> {
     const tx = this.db.transaction(['meta', 'nodes', 'nodeBatches', 'blocks', 'segments', 'pool', 'fork'], 'readonly')
-    const [meta, keys, values, segmentIds, nodeSegments, filterKeys, filters, batches, batchKeys, blockNumbers, blocks, poolKeys, pool, settings, forkKeys, fork] = await Promise.all([
+    const [meta, keys, values, segmentIds, batches, batchKeys, blockNumbers, blocks, poolKeys, pool, settings, forkKeys, fork] = await Promise.all([
       tx.objectStore('meta').get('chain'),
       tx.objectStore('nodes').getAllKeys(),
       tx.objectStore('nodes').getAll(),
-      // Block segments' keys only: the last ones are read below, node segments when a trie read needs them (`nodes`).
+      // Block segments' keys only: the last ones are read below; node segments are indexed after
+      // the load (`readNodeIndex`) and read when a trie read needs them (`nodes`).
       tx.objectStore('segments').getAllKeys(blockSegmentKeys()) as Promise<number[]>,
-      tx.objectStore('segments').getAllKeys(nodeSegmentKeys()) as Promise<string[]>,
-      tx.objectStore('segments').getAllKeys(nodeFilterKeys()) as Promise<string[]>,
-      tx.objectStore('segments').getAll(nodeFilterKeys()) as Promise<StoredFilters[]>,
       tx.objectStore('nodeBatches').getAll(),
       tx.objectStore('nodeBatches').getAllKeys(),
       tx.objectStore('blocks').getAllKeys(),
@@ -201,8 +199,8 @@ export class IndexedDbStore implements Store {
     }
     this.nodes.clear()
     if (older.length > 0) this.nodes.setOlder(new PackedNodes(older))
-    const filtersBySegment = new Map(filterKeys.flatMap((key, i) => filtersOf(key, filters[i])))
-    for (const id of nodeSegments) this.nodes.addSegment(id, filtersBySegment.get(id))
+    // Created now, before any commit's or merge's transaction: it reads the segments as loaded.
+    this.nodes.indexLater(() => this.readNodeIndex())
     batches.forEach((packed, i) => this.nodes.addRecord(batchKeys[i], packed))
     blockNumbers.forEach((number, i) => {
       records[number] = unpackZeros(blocks[i])
@@ -236,6 +234,18 @@ export class IndexedDbStore implements Store {
       settings: settings as Uint8Array | undefined,
       fork: forkKeys.length > 0 ? forkKeys.map((key, i): [string, Uint8Array] => [key, fork[i]]) : undefined,
     }
+  }
+
+  /** The node segments' ids and key filters, as `SegmentedNodes.indexLater` reads them. */
+  private async readNodeIndex(): Promise<NodeSegment[]> {
+    const tx = this.db.transaction('segments', 'readonly')
+    const [ids, filterKeys, filters] = await Promise.all([
+      tx.store.getAllKeys(nodeSegmentKeys()) as Promise<string[]>,
+      tx.store.getAllKeys(nodeFilterKeys()) as Promise<string[]>,
+      tx.store.getAll(nodeFilterKeys()) as Promise<StoredFilters[]>,
+    ])
+    const filtersBySegment = new Map(filterKeys.flatMap((key, i) => filtersOf(key, filters[i])))
+    return ids.map((id) => ({ id, filter: filtersBySegment.get(id) }))
   }
 
   /** Blocks 0 to `below` - 1 from the older segments, with the newer versions `load` read put over them. */

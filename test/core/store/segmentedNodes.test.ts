@@ -76,3 +76,38 @@ test('a filter lets through the keys of its segment and very few others', () => 
   const others = Array.from({ length: 10_000 }, (_, i) => bytesToHex(keccak_256(new Uint8Array([9, i >> 8, i & 255]))).slice(2))
   expect(others.filter((k) => filter.mayHold(k)).length).toBeLessThan(100)
 })
+
+test('segments a load found are indexed after it: a read waits for the index, a failed index read is tried again, and one merged meanwhile is kept once', async () => {
+  const packed = (n: number) => packNodes(new Map([[key(n), value(n)]]))
+  const stored = new Map([0, 1, 2].map((n) => [`n${n}`, packed(n)]))
+  const nodes = new SegmentedNodes(async (id) => stored.get(id)!)
+  let indexReads = 0
+  let failNext = true
+  let release!: () => void
+  const gate = new Promise<void>((resolve) => (release = resolve))
+  nodes.indexLater(async () => {
+    indexReads++
+    if (failNext) {
+      failNext = false
+      throw new Error('the disk said no')
+    }
+    await gate
+    return [0, 1].map((n) => ({ id: `n${n}`, filter: NodeFilter.of([stored.get(`n${n}`)!]) }))
+  })
+  // The read begun at once failed: the next read tries again, and waits for it.
+  await Promise.resolve()
+  const read = nodes.get(key(0))
+  // A merge after the load adds a newer segment before the index is in.
+  nodes.addSegment('n2', NodeFilter.of([stored.get('n2')!]))
+  let done = false
+  void read.then(() => (done = true))
+  await new Promise((resolve) => setTimeout(resolve, 10))
+  expect(done).toBe(false)
+  release()
+  expect(await read).toEqual(value(0))
+  expect(await nodes.get(key(2))).toEqual(value(2))
+  expect(indexReads).toBe(2)
+  // Indexed once: no more index reads, and the absent key is absent.
+  expect(await nodes.get(key(9))).toBeUndefined()
+  expect(indexReads).toBe(2)
+})
