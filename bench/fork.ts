@@ -1,6 +1,6 @@
 /**
- * Forking a live chain (issue 23), in Node.js: part of `npm run bench` (its table goes into the
- * README and docs/benchmarks.md), or alone: `npx tsx bench/fork.ts`.
+ * Forking a live chain (issue 23), in Node.js: part of `npm run bench` (its table goes into
+ * docs/benchmarks.md), or alone: `npx tsx bench/fork.ts` (prints the table).
  *
  * The upstream is a pagenode CLI on loopback, seeded with an ERC-20, behind a counting proxy that
  * adds 50 ms to every answer (test/support/forkUpstream.ts): what a fork costs is upstream round
@@ -16,7 +16,6 @@ import { MemoryStore } from '../src/core/store/memoryStore.ts'
 import artifacts from '../test/contracts/artifacts.json' with { type: 'json' }
 import { DEV_ACCOUNTS } from '../test/support/accounts.ts'
 import { startForkUpstream, type ForkUpstream } from '../test/support/forkUpstream.ts'
-import { updateReadmeSection } from './report.ts'
 
 const LATENCY_MS = 50
 const WARM_RUNS = 500
@@ -127,9 +126,8 @@ export function forkTable(rows: ForkRow[]): string {
   return ['| figure | time | upstream round trips (JSON-RPC calls) |', '|---|---|---|', ...rows.map(({ figure, time, roundTrips }) => `| ${figure} | ${time} | ${roundTrips} |`)].join('\n')
 }
 
-// Alone: prints the table; with --readme, also writes it into the README (as `npm run bench` does).
+// Alone: prints the table.
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const table = forkTable(await runForkBench())
   console.log(`${FORK_SETTING}\n\n${table}`)
-  if (process.argv.includes('--readme')) updateReadmeSection('fork', new Date().toISOString().slice(0, 10), table, FORK_SETTING)
 }

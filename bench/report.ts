@@ -119,12 +119,12 @@ ${more ? `\n${more}\n` : ''}`
 
 const README = new URL('../README.md', import.meta.url)
 
-/** Replaces a README section (between `<!-- name:start -->` and `<!-- name:end -->`) with this run's table. */
-export function updateReadmeSection(name: 'sizes' | 'fork', date: string, table: string, setting?: string): void {
-  const [start, end] = [`<!-- ${name}:start -->`, `<!-- ${name}:end -->`]
+/** Replaces the README's chain-size section (between `<!-- sizes:start -->` and `<!-- sizes:end -->`) with this run's table. */
+export function updateReadmeSizes(date: string, table: string): void {
+  const [start, end] = ['<!-- sizes:start -->', '<!-- sizes:end -->']
   const readme = readFileSync(README, 'utf8')
   const from = readme.indexOf(start)
   const to = readme.indexOf(end)
   if (from < 0 || to < from) return
-  writeFileSync(README, `${readme.slice(0, from)}${start}\n${date}, this repository's 2-core VM${setting ? `, ${setting}` : ''}:\n\n${table}\n${readme.slice(to)}`)
+  writeFileSync(README, `${readme.slice(0, from)}${start}\n${date}, this repository's 2-core VM:\n\n${table}\n${readme.slice(to)}`)
 }

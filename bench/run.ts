@@ -12,7 +12,7 @@ import { cpus, totalmem } from 'node:os'
 import { loadFastCrypto, fastCryptoStatus } from '../src/core/exec/fastCrypto.ts'
 import { runBrowserBench } from './browser.ts'
 import { runNodeBench } from './node.ts'
-import { createCollector, format, median, updateBenchmarksPage, updateReadmeSection, writeReport, type Figure, type Row } from './report.ts'
+import { createCollector, format, median, updateBenchmarksPage, updateReadmeSizes, writeReport, type Figure, type Row } from './report.ts'
 import { tokenDeployment, tokenTransfers, transfers } from './transactions.ts'
 import { collectSizes, DEFAULT_SIZES, readmeSizeTable, runNodeSizes, sizeRows, sizeTable } from './chainSizes.ts'
 import type { SizeReading } from './chainSizeWorkload.ts'
@@ -66,8 +66,7 @@ const forked = forkRows.length > 0 ? `### Forking (issue 23)\n\n${FORK_SETTING};
 const more = [sizes, forked].filter(Boolean).join('\n\n') || undefined
 writeReport({ date, machine, runs: RUNS, figures, rows: table, seconds: (performance.now() - began) / 1000, more })
 if (!ONLY) updateBenchmarksPage(date, machine, table, more)
-if (!ONLY && nodeSizes.length + chromiumSizes.length > 0) updateReadmeSection('sizes', date, readmeSizeTable(nodeSizes, chromiumSizes))
-if (!ONLY) updateReadmeSection('fork', date, forkTable(forkRows), FORK_SETTING)
+if (!ONLY && nodeSizes.length + chromiumSizes.length > 0) updateReadmeSizes(date, readmeSizeTable(nodeSizes, chromiumSizes))
 console.log(`wrote bench/results/${date}.json and bench/RESULTS.md in ${((performance.now() - began) / 1000).toFixed(0)} s`)
 
 /** The issue's table: each workload, its floor, the ratio, the target. */
