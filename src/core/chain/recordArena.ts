@@ -84,7 +84,7 @@ export class RecordArena {
 
   /** `length` bytes for a block's record, to be written by the caller. */
   allocate(length: number): Uint8Array {
-    if (length > Math.min(LARGEST_PACKED, this.slabBytes)) return this.own(new Uint8Array(length)).bytes!
+    if (!this.packs(length)) return this.own(new Uint8Array(length)).bytes!
     if (!this.slab || this.used + length > this.slab.length) {
       if (this.slab) this.sealed(this.slab)
       this.slab = this.own(new Uint8Array(this.slabBytes), true)
@@ -101,7 +101,7 @@ export class RecordArena {
    * memory store's slab, a state file's image).
    */
   hold(bytes: Uint8Array): Uint8Array {
-    if (bytes.byteLength < bytes.buffer.byteLength || bytes.length === 0 || bytes.length > Math.min(LARGEST_PACKED, this.slabBytes)) return bytes
+    if (bytes.byteLength < bytes.buffer.byteLength || bytes.length === 0 || !this.packs(bytes.length)) return bytes
     const out = this.allocate(bytes.length)
     out.set(bytes)
     return out
@@ -121,6 +121,11 @@ export class RecordArena {
   close(): void {
     this.file?.close()
     this.file = null
+  }
+
+  /** A record this long goes in a slab (a longer one would waste most of a slab's tail). */
+  private packs(length: number): boolean {
+    return length <= Math.min(LARGEST_PACKED, this.slabBytes)
   }
 
   /** A slab over `bytes`, found by its buffer from now on; `spillable`: one this arena packs. */

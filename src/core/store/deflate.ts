@@ -1,4 +1,5 @@
 import type * as NodeZlib from 'node:zlib'
+import { nodeBuiltin } from './nodeBuiltin.ts'
 
 /**
  * deflate-raw through the platform: Node.js's zlib where the node runs in Node.js (reached with
@@ -14,7 +15,7 @@ import type * as NodeZlib from 'node:zlib'
  * libuv's thread pool, each thread's allocator kept the memory zlib had freed, and 10,000 blocks
  * grew the process's RSS by 133 MB instead of 82 (the archive deflates 64 KB at a time, ~0.5 ms).
  */
-const zlib = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:zlib') as typeof NodeZlib | undefined
+const zlib = nodeBuiltin<typeof NodeZlib>('node:zlib')
 
 export function deflate(bytes: Uint8Array): Promise<Uint8Array> {
   if (zlib) {

@@ -1,15 +1,6 @@
 import type * as NodeFs from 'node:fs'
 import type * as NodeOs from 'node:os'
-
-type Builtins = { process?: { getBuiltinModule?: (id: string) => unknown; pid?: number } }
-
-/** Node.js's fs and os, reached without an import a bundler would follow (as deflate.ts reaches zlib). */
-function builtins(): { fs: typeof NodeFs; os: typeof NodeOs } | undefined {
-  const get = (globalThis as Builtins).process?.getBuiltinModule
-  const fs = get?.('node:fs') as typeof NodeFs | undefined
-  const os = get?.('node:os') as typeof NodeOs | undefined
-  return fs && os ? { fs, os } : undefined
-}
+import { nodeBuiltin } from './nodeBuiltin.ts'
 
 /** Closes a spill file whose owner was collected without closing it (a MemoryStore nobody closes). */
 const orphans = new FinalizationRegistry<{ fs: typeof NodeFs; fd: number; path?: string }>(({ fs, fd, path }) => {
@@ -43,10 +34,11 @@ export class SpillFile {
 
   /** A new spill file for `owner`, or undefined where there is no file system to spill to (a browser) or it refused. */
   static open(owner: object): SpillFile | undefined {
-    const node = builtins()
-    if (!node) return undefined
-    const { fs, os } = node
-    const path = `${os.tmpdir()}/pagenode-${(globalThis as Builtins).process?.pid ?? 0}-${crypto.randomUUID()}.spill`
+    const fs = nodeBuiltin<typeof NodeFs>('node:fs')
+    const os = nodeBuiltin<typeof NodeOs>('node:os')
+    const process = nodeBuiltin<{ pid: number }>('node:process')
+    if (!fs || !os || !process) return undefined
+    const path = `${os.tmpdir()}/pagenode-${process.pid}-${crypto.randomUUID()}.spill`
     let fd: number
     try {
       fd = fs.openSync(path, 'wx+', 0o600)
