@@ -220,6 +220,13 @@ test('a chain stored by the previous layout (3: segments as they are, records ze
 
   const reopened = await start({ name })
   expect(await ask(reopened)).toEqual(answers)
+  await reopened.stop()
+  // The upgrade listed its node segments, which have no filter: starts read that list, not every key.
+  const upgraded = await openDB(name)
+  const nodeSegments = segmentKeys.filter((key) => typeof key === 'string' && key.startsWith('n'))
+  expect(nodeSegments.length).toBeGreaterThan(0)
+  expect(await upgraded.get('meta', 'unfiltered')).toEqual(nodeSegments)
+  upgraded.close()
 })
 
 test('a block stored again while a merge deflates is kept: the merge leaves the records for later', async () => {
@@ -260,6 +267,7 @@ test('a reopened chain reads the node segment that holds a trie node it needs, n
 
   const store = await IndexedDbStore.open(name)
   try {
+    const listed = vi.spyOn(IDBObjectStore.prototype, 'getAllKeys')
     await store.load()
     const block1 = answers[0] as { stateRoot: string }
     const root = block1.stateRoot.slice(2)
@@ -268,6 +276,11 @@ test('a reopened chain reads the node segment that holds a trie node it needs, n
     const segmentReads = get.mock.calls.map(([key]) => key).filter((key) => typeof key === 'string' && key.startsWith('n'))
     get.mockRestore()
     expect(segmentReads).toEqual([nodeSegments[0]])
+    // Found from the filter records: the node segments' keys were never listed (layout 8).
+    const ranges = listed.mock.calls.map(([range]) => (range instanceof IDBKeyRange ? range.lower : range))
+    listed.mockRestore()
+    expect(ranges).toContain('f')
+    expect(ranges).not.toContain('n')
     expect(found).toBeInstanceOf(Uint8Array)
   } finally {
     await store.close()
