@@ -48,7 +48,9 @@ import type { ChainCommit, ChainMeta, OlderBlocks, PersistedChain, Store } from 
  * 8: `meta` 'unfiltered' lists the node segments that have no filter (layout 3's), found once by
  *    the upgrade: layouts 4 and on write a filter with every node segment, so the filters and
  *    that list name every node segment, and a start no longer enumerates their keys (at 50,000
- *    blocks, 4,772 keys took ~60 ms: listing keys walks the ~64 KB values too).
+ *    blocks, 4,772 keys took ~60 ms: listing keys walks the ~64 KB values too). New filters are
+ *    denser (nodeFilter.ts: ~1 false positive in 100,000 keys, not 1,000) and their pieces carry
+ *    the probe count; the filters before are read as written. A layout-7 reader would misread them.
  */
 const DB_VERSION = 8
 
@@ -393,7 +395,9 @@ export class IndexedDbStore implements Store {
     if (blockSegment) void tx.objectStore('segments').add(blockSegment).catch(() => {})
     for (const piece of pieces) void tx.objectStore('segments').add(piece.segment, piece.key).catch(() => {})
     if (pieces.length > 0) {
-      const filters: StoredFilters = { pieces: pieces.map((piece) => ({ segment: piece.key, filter: piece.filter.bits })) }
+      const filters: StoredFilters = {
+        pieces: pieces.map((piece) => ({ segment: piece.key, filter: piece.filter.bits, probes: piece.filter.probes })),
+      }
       void tx.objectStore('segments').add(filters, nodeFilterKey(batchKeys[0])).catch(() => {})
     }
     if (batchKeys.length > 0) void tx.objectStore('nodeBatches').delete(IDBKeyRange.bound(batchKeys[0], batchKeys[batchKeys.length - 1])).catch(() => {})
@@ -441,9 +445,10 @@ export class IndexedDbStore implements Store {
 
 /**
  * A merge's node filters as stored: layout 5 and before, one filter of the one node segment
- * under the same digits; layout 6, the filters of its pieces, each naming its segment.
+ * under the same digits; layout 6, the filters of its pieces, each naming its segment, and since
+ * layout 8 the probe count it was written with (4 when absent: nodeFilter.ts).
  */
-type StoredFilters = { filter: Uint8Array } | { pieces: { segment: string; filter: Uint8Array }[] }
+type StoredFilters = { filter: Uint8Array } | { pieces: { segment: string; filter: Uint8Array; probes?: number }[] }
 
 /** Every node segment a filter record names, with its filter. */
 async function readFilters(segments: { getAllKeys(range: IDBKeyRange): Promise<unknown[]>; getAll(range: IDBKeyRange): Promise<unknown[]> }): Promise<NodeSegment[]> {
@@ -452,7 +457,7 @@ async function readFilters(segments: { getAllKeys(range: IDBKeyRange): Promise<u
 }
 
 function filtersOf(key: string, stored: StoredFilters): NodeSegment[] {
-  if ('pieces' in stored) return stored.pieces.map(({ segment, filter }) => ({ id: segment, filter: new NodeFilter(filter) }))
+  if ('pieces' in stored) return stored.pieces.map(({ segment, filter, probes }) => ({ id: segment, filter: new NodeFilter(filter, probes) }))
   return [{ id: segmentOfFilter(key), filter: new NodeFilter(stored.filter) }]
 }
 

@@ -5,20 +5,32 @@ import { walkPacked } from './packing.ts'
  * missed may find its node in, so a restored chain reads those, not every node it ever stored
  * (10,000 ERC-20 blocks: ~44 MB of nodes, seconds to read and inflate on this machine's class).
  *
- * 16 bits and 4 probes per key: a key not in the segment passes ~0.2% of the time. Trie keys
- * are keccak hashes already, so the probes are taken from the key's own bytes (its first and last
- * words, so that keys differing at either end differ); other keys (text: preimages, …) are hashed
- * with FNV-1a.
+ * A read that reaches old nodes tests every segment's filter, newest first (4,727 at 50,000
+ * ERC-20 blocks), and each false positive costs a segment read and inflate (~1–2 ms in
+ * Chromium): so the rate per filter must be far below 1/segments. 24 bits and 16 probes per key
+ * let through ~1 in 100,000 keys not in the segment (at 50,000 blocks, ~0.05 wasted reads for a
+ * node from genesis); the filters written before (16–32 bits, 4 probes: ~1 in 1,000) let ~10
+ * through. Their bits are read with the probe count they were written with (`probes`, 4 when not
+ * stored); the probe sequence is the same, so any count up to it is correct.
+ *
+ * Trie keys are keccak hashes already, so the probes are taken from the key's own bytes (its
+ * first and last words, so that keys differing at either end differ); other keys (text:
+ * preimages, …) are hashed with FNV-1a.
  */
 export class NodeFilter {
-  constructor(readonly bits: Uint8Array) {}
+  private readonly size: number
+
+  constructor(
+    readonly bits: Uint8Array,
+    readonly probes = LEGACY_PROBES,
+  ) {
+    this.size = bits.length * 8
+  }
 
   /** A filter of every key of these packed records. */
   static of(records: Uint8Array[]): NodeFilter {
     const keys = records.reduce((count, record) => count + walkPacked(record), 0)
-    let size = 128 // bytes
-    while (size * 8 < keys * BITS_PER_KEY) size *= 2
-    const filter = new NodeFilter(new Uint8Array(size))
+    const filter = new NodeFilter(new Uint8Array(Math.max(16, Math.ceil((keys * BITS_PER_KEY) / 8))), PROBES)
     for (const record of records) {
       walkPacked(record, (keyOffset, textKey) => filter.add(textKey === undefined ? probesOfBytes(record, keyOffset) : probesOfText(textKey)))
     }
@@ -31,25 +43,26 @@ export class NodeFilter {
   }
 
   mayHoldProbes([h1, h2]: Probes): boolean {
-    const mask = this.bits.length * 8 - 1
-    for (let i = 0; i < PROBES; i++) {
-      const bit = (h1 + i * h2) & mask
+    for (let i = 0; i < this.probes; i++) {
+      // Below 2^37, so exact; modulo the size, which for the power-of-two sizes written before is the mask they used.
+      const bit = ((h1 + i * h2) >>> 0) % this.size
       if ((this.bits[bit >>> 3] & (1 << (bit & 7))) === 0) return false
     }
     return true
   }
 
   private add([h1, h2]: Probes): void {
-    const mask = this.bits.length * 8 - 1
-    for (let i = 0; i < PROBES; i++) {
-      const bit = (h1 + i * h2) & mask
+    for (let i = 0; i < this.probes; i++) {
+      const bit = ((h1 + i * h2) >>> 0) % this.size
       this.bits[bit >>> 3] |= 1 << (bit & 7)
     }
   }
 }
 
-const BITS_PER_KEY = 16
-const PROBES = 4
+const BITS_PER_KEY = 24
+const PROBES = 16
+/** The probes of the filters stored without a count. */
+const LEGACY_PROBES = 4
 
 /** Two 32-bit hashes of a key; probe i is h1 + i·h2 (double hashing). */
 export type Probes = [number, number]
