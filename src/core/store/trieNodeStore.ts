@@ -22,6 +22,7 @@ export class TrieNodeStore implements DB<string, Uint8Array> {
   private readonly committing: Map<string, Uint8Array>[] = []
   private hot = new Map<string, Uint8Array>()
   private warm = new Map<string, Uint8Array>()
+  private readonly slabs = new CacheSlabs()
   /** Every stored node, when the store has no node source. */
   private readonly kept: Map<string, Uint8Array> | undefined
   /** Bumped by `clear`: a read begun before it must not cache a node the wiped store lost. */
@@ -73,7 +74,7 @@ export class TrieNodeStore implements DB<string, Uint8Array> {
       this.warm = this.hot
       this.hot = new Map()
     }
-    this.hot.set(key, value)
+    this.hot.set(key, this.slabs.copy(value))
   }
 
   async put(key: string, value: Uint8Array): Promise<void> {
@@ -130,7 +131,48 @@ export class TrieNodeStore implements DB<string, Uint8Array> {
     this.committing.length = 0
     this.hot.clear()
     this.warm.clear()
+    this.slabs.clear()
     this.kept?.clear()
+  }
+}
+
+/** Bytes of a cache slab. */
+const CACHE_SLAB_BYTES = 256 * 1024
+/** A value longer than this (a contract's code) is cached as it is. */
+const LARGEST_SLABBED = 4096
+
+/**
+ * Where the cache keeps its nodes: copied side by side into shared slabs, not each in the
+ * ArrayBuffer ethereumjs made it in. A cached node lives for hundreds of blocks, then goes with
+ * its generation; held in its own buffer, it outlives the minor GCs and dies in the old
+ * generation, where V8 frees a buffer's memory only at a major GC and the C allocator keeps the
+ * pages that pile took. Copied, the buffers ethereumjs made die young, and a dropped generation
+ * frees whole slabs. Node.js, 50,000 ERC-20 blocks (npx tsx --expose-gc bench/chainSizesNode.ts
+ * 1000,10000,50000): RSS above the empty node 5.75 -> 4.53 and 4.64 KB a block (back to back), the allocator's heap at
+ * 10,000 blocks 114 -> 75 MB (/proc/self/smaps), the time per transfer unchanged.
+ *
+ * A slab is held while any node copied into it is (a view keeps its buffer): a node still read
+ * is copied again when it moves to the newer generation, so old slabs do not stay for a few.
+ */
+class CacheSlabs {
+  private slab = new Uint8Array(0)
+  private used = 0
+
+  copy(value: Uint8Array): Uint8Array {
+    if (value.length > LARGEST_SLABBED) return value
+    if (this.used + value.length > this.slab.length) {
+      this.slab = new Uint8Array(CACHE_SLAB_BYTES)
+      this.used = 0
+    }
+    const copy = this.slab.subarray(this.used, this.used + value.length)
+    copy.set(value)
+    this.used += value.length
+    return copy
+  }
+
+  clear(): void {
+    this.slab = new Uint8Array(0)
+    this.used = 0
   }
 }
 

@@ -96,3 +96,27 @@ test('a failed read is tried again; a read across a clear (the store was wiped) 
   expect(cleared.drainNew().size).toBe(1)
   expect(entries.size).toBe(1)
 })
+
+test('the cache holds copies side by side in shared buffers, not the buffers it was given; a long value as it is', async () => {
+  const { nodes: src, entries } = source()
+  const nodes = new TrieNodeStore(src, 100)
+  const given = [value(1), value(2)]
+  const code = new Uint8Array(10_000).fill(0x60)
+  await nodes.put(key(1), given[0])
+  await nodes.put(key(2), given[1])
+  await nodes.put(key(3), code)
+  commit(nodes, entries)
+  const [one, two] = [await nodes.get(key(1)), await nodes.get(key(2))]
+  expect(one).toEqual(given[0])
+  expect(two).toEqual(given[1])
+  // Copies: the buffers handed over are free to go.
+  expect(one!.buffer).not.toBe(given[0].buffer)
+  expect(one!.buffer).toBe(two!.buffer)
+  expect(await nodes.get(key(3))).toBe(code)
+  // A wipe drops them; a node read again from the store is cached anew.
+  nodes.clear()
+  entries.set(key(1), value(1))
+  const again = await nodes.get(key(1))
+  expect(again).toEqual(value(1))
+  expect(again!.buffer).not.toBe(one!.buffer)
+})
