@@ -8,7 +8,8 @@ import { startNode } from '../../../src/client/index.ts'
 import { SCHEMA_VERSION } from '../../../src/core/index.ts'
 import { RLP } from '@ethereumjs/rlp'
 import { IndexedDbStore } from '../../../src/core/store/indexedDbStore.ts'
-import { packZeros } from '../../../src/core/store/packing.ts'
+import { packZeros, walkPacked } from '../../../src/core/store/packing.ts'
+import { probesOf } from '../../../src/core/store/nodeFilter.ts'
 import { encodeSegment, readSegment, type StoredSegment } from '../../../src/core/store/segments.ts'
 import { DEV, signTransfer, start, transfer, uniqueName } from '../../support/browser/nodes.ts'
 
@@ -226,6 +227,68 @@ test('a chain stored by the previous layout (3: segments as they are, records ze
   const nodeSegments = segmentKeys.filter((key) => typeof key === 'string' && key.startsWith('n'))
   expect(nodeSegments.length).toBeGreaterThan(0)
   expect(await upgraded.get('meta', 'unfiltered')).toEqual(nodeSegments)
+  upgraded.close()
+})
+
+/** A node piece's filter as layouts 4 to 7 wrote it: 16 bits a key, a power-of-two size (128 bytes at least), 4 probes h1 + i·h2 masked. */
+function layout7Filter(packed: Uint8Array): Uint8Array {
+  const keys: string[] = []
+  walkPacked(packed, (keyOffset, textKey) => keys.push(textKey ?? Array.from(packed.subarray(keyOffset, keyOffset + 32), (b) => b.toString(16).padStart(2, '0')).join('')))
+  let size = 128
+  while (size * 8 < keys.length * 16) size *= 2
+  const bits = new Uint8Array(size)
+  for (const key of keys) {
+    const [h1, h2] = probesOf(key)
+    for (let i = 0; i < 4; i++) {
+      const bit = (h1 + i * h2) & (size * 8 - 1)
+      bits[bit >>> 3] |= 1 << (bit & 7)
+    }
+  }
+  return bits
+}
+
+test('a chain stored by layout 7 (filters of 4 probes, no count stored) is opened and its old nodes are found through them', async () => {
+  const source = uniqueName('layout8')
+  const { answers, ask } = await mergedChain(source, 2)
+  const name = uniqueName('layout7')
+  const from = await openDB(source)
+  const old = await openDB(name, 7, {
+    upgrade(database) {
+      for (const store of ['nodes', 'blocks', 'meta', 'pool', 'fork']) database.createObjectStore(store)
+      database.createObjectStore('nodeBatches', { autoIncrement: true })
+      database.createObjectStore('segments', { autoIncrement: true })
+    },
+  })
+  for (const store of ['meta', 'nodes', 'blocks', 'nodeBatches', 'pool'] as const) {
+    const keys = await from.getAllKeys(store)
+    const values = await from.getAll(store)
+    for (const [i, key] of keys.entries()) await old.put(store, values[i], key)
+  }
+  const segmentKeys = await from.getAllKeys('segments')
+  const segments = (await from.getAll('segments')) as StoredSegment[]
+  const byKey = new Map(segmentKeys.map((key, i) => [key, segments[i]]))
+  let rewritten = 0
+  for (const [key, segment] of byKey) {
+    if (!(typeof key === 'string' && key.startsWith('f'))) {
+      await old.put('segments', segment, key)
+      continue
+    }
+    const { pieces } = segment as unknown as { pieces: { segment: string; filter: Uint8Array; probes?: number }[] }
+    const legacy = await Promise.all(pieces.map(async ({ segment: id }) => ({ segment: id, filter: layout7Filter((await readSegment(byKey.get(id)!)).nodes) })))
+    await old.put('segments', { pieces: legacy } as unknown as StoredSegment, key)
+    rewritten += pieces.length
+  }
+  from.close()
+  old.close()
+  expect(rewritten).toBeGreaterThanOrEqual(2)
+
+  // Block 1's balance is read from the oldest pieces, found through their layout-7 filters.
+  const reopened = await start({ name })
+  expect(await ask(reopened)).toEqual(answers)
+  await reopened.stop()
+  const upgraded = await openDB(name)
+  expect(upgraded.version).toBe(8)
+  expect(await upgraded.get('meta', 'unfiltered')).toBeUndefined()
   upgraded.close()
 })
 
