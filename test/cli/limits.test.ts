@@ -95,7 +95,8 @@ describe('the limits over HTTP', () => {
   })
 
   test("a looping eth_call answers geth's timeout error, and a cheap request is answered while it runs", async () => {
-    const cli = await startCli(['--rpc.evmtimeout', '2s'])
+    // A gas cap the loop cannot spend in 2 s: at 50,000,000 (12 gas a turn) an idle machine ran it out of gas first.
+    const cli = await startCli(['--rpc.evmtimeout', '2s', '--rpc.gascap', '1000000000000'])
     const order: string[] = []
     const looping = post(cli.url, { jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ data: LOOP }, 'latest'] })
       .then((response) => response.json())
