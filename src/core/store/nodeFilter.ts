@@ -5,7 +5,7 @@ import { walkPacked } from './packing.ts'
  * missed may find its node in, so a restored chain reads those, not every node it ever stored
  * (10,000 ERC-20 blocks: ~44 MB of nodes, seconds to read and inflate on this machine's class).
  *
- * A read that reaches old nodes tests every segment's filter, newest first (4,727 at 50,000
+ * A read that reaches old nodes tests every segment's filter, newest first (~4,770 at 50,000
  * ERC-20 blocks), and each false positive costs a segment read and inflate (~1–2 ms in
  * Chromium): so the rate per filter must be far below 1/segments. 24 bits and 16 probes per key
  * let through ~1 in 100,000 keys not in the segment (at 50,000 blocks, ~0.05 wasted reads for a

@@ -147,9 +147,10 @@ const LARGEST_SLABBED = 4096
  * its generation; held in its own buffer, it outlives the minor GCs and dies in the old
  * generation, where V8 frees a buffer's memory only at a major GC and the C allocator keeps the
  * pages that pile took. Copied, the buffers ethereumjs made die young, and a dropped generation
- * frees whole slabs. Node.js, 50,000 ERC-20 blocks (npx tsx --expose-gc bench/chainSizesNode.ts
- * 1000,10000,50000): RSS above the empty node 5.75 -> 4.53 and 4.64 KB a block (back to back), the allocator's heap at
- * 10,000 blocks 114 -> 75 MB (/proc/self/smaps), the time per transfer unchanged.
+ * frees whole slabs. Node.js RSS above the empty node at 50,000 ERC-20 blocks, runs alternated
+ * with the code before (npx tsx --expose-gc bench/chainSizesNode.ts 1000,10000,50000): 5.2–5.8
+ * KB a block before, 4.5–5.5 after (means 5.5 and 4.8: docs/benchmarks.md); the allocator's heap
+ * at 10,000 blocks 114 -> 75 MB (/proc/self/smaps); the time per transfer within the runs' spread.
  *
  * A slab is held while any node copied into it is (a view keeps its buffer): a node still read
  * is copied again when it moves to the newer generation, so old slabs do not stay for a few.
