@@ -60,10 +60,11 @@ export class SegmentedNodes implements NodeSource {
   }
 
   /**
-   * The segments a load found, read after it rather than by it: their filters grow with the
-   * chain (at 50,000 blocks, 159 filter records of ~2.6 MB take ~45 ms), and a start answers
-   * from the chain alone. Read at once, in the background; a read that reaches the segments
-   * waits for them, and a failed read is tried again by the next one.
+   * The segments a load found, not part of the load: their filters grow with the chain (at
+   * 50,000 blocks, 159 filter records of ~2.6 MB take ~45 ms), and a start answers from the chain
+   * alone. `read` is called at once (the IndexedDB store hands over the read it began beside the
+   * load); a read that reaches the segments waits for it, and a failed one is made again by the
+   * next such read.
    */
   indexLater(read: () => Promise<NodeSegment[]>): void {
     this.indexing = read
