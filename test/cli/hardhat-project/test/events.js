@@ -22,8 +22,15 @@ describe('events, logs and bare reverts', function () {
 
   it('a listener hears a new event and a new block', async function () {
     const { vault } = await loadFixture(deployVault)
-    const heard = new Promise((resolve) => vault.once('CounterSet', (value) => resolve(value)))
-    const block = new Promise((resolve) => ethers.provider.once('block', (number) => resolve(number)))
+    let hear, see
+    const heard = new Promise((resolve) => (hear = resolve))
+    const block = new Promise((resolve) => (see = resolve))
+    await vault.once('CounterSet', (value) => hear(value))
+    await ethers.provider.once('block', (number) => see(number))
+    // The listeners poll from a block number they ask for when they start; once that request is
+    // answered (before this one), the transaction below is after it. Sent sooner, on a network that
+    // mines at once, it could land in that block, and the listeners would wait for the next one.
+    await ethers.provider.getBlockNumber()
     await vault.setCounter(12)
     expect(await heard).to.equal(12n)
     expect(await block).to.be.a('number')
