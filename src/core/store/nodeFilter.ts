@@ -44,8 +44,7 @@ export class NodeFilter {
 
   mayHoldProbes([h1, h2]: Probes): boolean {
     for (let i = 0; i < this.probes; i++) {
-      // Below 2^37, so exact; modulo the size, which for the power-of-two sizes written before is the mask they used.
-      const bit = ((h1 + i * h2) >>> 0) % this.size
+      const bit = this.bitOf(h1, h2, i)
       if ((this.bits[bit >>> 3] & (1 << (bit & 7))) === 0) return false
     }
     return true
@@ -53,9 +52,14 @@ export class NodeFilter {
 
   private add([h1, h2]: Probes): void {
     for (let i = 0; i < this.probes; i++) {
-      const bit = ((h1 + i * h2) >>> 0) % this.size
+      const bit = this.bitOf(h1, h2, i)
       this.bits[bit >>> 3] |= 1 << (bit & 7)
     }
+  }
+
+  /** Probe i's bit: h1 + i·h2 (below 2^37, so exact) modulo the size, which for the power-of-two sizes written before is the mask they used. */
+  private bitOf(h1: number, h2: number, i: number): number {
+    return ((h1 + i * h2) >>> 0) % this.size
   }
 }
 

@@ -9,9 +9,10 @@ import { SCHEMA_VERSION } from '../../../src/core/index.ts'
 import { RLP } from '@ethereumjs/rlp'
 import { IndexedDbStore } from '../../../src/core/store/indexedDbStore.ts'
 import { packZeros, walkPacked } from '../../../src/core/store/packing.ts'
-import { probesOf } from '../../../src/core/store/nodeFilter.ts'
+import { bytesToHex } from '../../../src/core/hexText.ts'
 import { encodeSegment, readSegment, type StoredSegment } from '../../../src/core/store/segments.ts'
 import { DEV, signTransfer, start, transfer, uniqueName } from '../../support/browser/nodes.ts'
+import { layout7FilterOf } from '../../support/legacyNodeFilter.ts'
 
 const databaseNames = async () => (await indexedDB.databases()).map((db) => db.name)
 
@@ -230,21 +231,11 @@ test('a chain stored by the previous layout (3: segments as they are, records ze
   upgraded.close()
 })
 
-/** A node piece's filter as layouts 4 to 7 wrote it: 16 bits a key, a power-of-two size (128 bytes at least), 4 probes h1 + i·h2 masked. */
-function layout7Filter(packed: Uint8Array): Uint8Array {
+/** The keys of a node piece's packed nodes, as the trie names them. */
+function keysOf(packed: Uint8Array): string[] {
   const keys: string[] = []
-  walkPacked(packed, (keyOffset, textKey) => keys.push(textKey ?? Array.from(packed.subarray(keyOffset, keyOffset + 32), (b) => b.toString(16).padStart(2, '0')).join('')))
-  let size = 128
-  while (size * 8 < keys.length * 16) size *= 2
-  const bits = new Uint8Array(size)
-  for (const key of keys) {
-    const [h1, h2] = probesOf(key)
-    for (let i = 0; i < 4; i++) {
-      const bit = (h1 + i * h2) & (size * 8 - 1)
-      bits[bit >>> 3] |= 1 << (bit & 7)
-    }
-  }
-  return bits
+  walkPacked(packed, (keyOffset, textKey) => keys.push(textKey ?? bytesToHex(packed.subarray(keyOffset, keyOffset + 32)).slice(2)))
+  return keys
 }
 
 test('a chain stored by layout 7 (filters of 4 probes, no count stored) is opened and its old nodes are found through them', async () => {
@@ -274,7 +265,7 @@ test('a chain stored by layout 7 (filters of 4 probes, no count stored) is opene
       continue
     }
     const { pieces } = segment as unknown as { pieces: { segment: string; filter: Uint8Array; probes?: number }[] }
-    const legacy = await Promise.all(pieces.map(async ({ segment: id }) => ({ segment: id, filter: layout7Filter((await readSegment(byKey.get(id)!)).nodes) })))
+    const legacy = await Promise.all(pieces.map(async ({ segment: id }) => ({ segment: id, filter: layout7FilterOf(keysOf((await readSegment(byKey.get(id)!)).nodes)) })))
     await old.put('segments', { pieces: legacy } as unknown as StoredSegment, key)
     rewritten += pieces.length
   }

@@ -5,9 +5,10 @@
 import { bytesToHex } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { expect, test } from 'vitest'
-import { NodeFilter, probesOf } from '../../../src/core/store/nodeFilter.ts'
+import { NodeFilter } from '../../../src/core/store/nodeFilter.ts'
 import { packNodes } from '../../../src/core/store/packing.ts'
 import { SegmentedNodes } from '../../../src/core/store/segmentedNodes.ts'
+import { layout7FilterOf } from '../../support/legacyNodeFilter.ts'
 
 const key = (n: number) => bytesToHex(keccak_256(new Uint8Array([n >> 8, n & 255]))).slice(2)
 const value = (n: number) => new Uint8Array([n & 255, 1, 2])
@@ -80,16 +81,7 @@ test('a filter lets through the keys of its segment and very few others', () => 
 
 test('a filter stored before probe counts (4 probes, a power-of-two size) is read as it was written', () => {
   const keys = Array.from({ length: 500 }, (_, i) => key(i))
-  // Those filters' rule, written out: 16 bits a key rounded up to a power of two, 4 probes h1 + i·h2 masked.
-  const bits = new Uint8Array(1024)
-  for (const k of keys) {
-    const [h1, h2] = probesOf(k)
-    for (let i = 0; i < 4; i++) {
-      const bit = (h1 + i * h2) & (bits.length * 8 - 1)
-      bits[bit >>> 3] |= 1 << (bit & 7)
-    }
-  }
-  const filter = new NodeFilter(bits)
+  const filter = new NodeFilter(layout7FilterOf(keys))
   expect(keys.every((k) => filter.mayHold(k))).toBe(true)
   const others = Array.from({ length: 10_000 }, (_, i) => bytesToHex(keccak_256(new Uint8Array([9, i >> 8, i & 255]))).slice(2))
   expect(others.filter((k) => filter.mayHold(k)).length).toBeLessThan(100)
