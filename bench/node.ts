@@ -58,14 +58,17 @@ async function sendWindowed(node: Node, raws: string[], inFlight: number): Promi
   })
 }
 
+/** The package built from this tree, once per bench (scripts/build.ts): what the cold caller imports. */
+let packageBuilt: Promise<unknown> | undefined
+
 /**
- * tx/s of bench/coldCaller.mjs in a fresh process, on the package as built now (scripts/build.ts,
- * run first): createNode, then `raws` awaited one by one.
+ * tx/s of bench/coldCaller.mjs in a fresh process, on the package as built by this bench:
+ * createNode, then `raws` awaited one by one.
  */
 async function coldCaller(raws: string[]): Promise<number> {
   const dir = await mkdtemp(join(tmpdir(), 'pagenode-bench-'))
   try {
-    await promisify(execFile)(process.execPath, ['--import', 'tsx', new URL('../scripts/build.ts', import.meta.url).pathname])
+    await (packageBuilt ??= promisify(execFile)(process.execPath, ['--import', 'tsx', new URL('../scripts/build.ts', import.meta.url).pathname]))
     await writeFile(join(dir, 'raws.json'), JSON.stringify(raws))
     const script = new URL('./coldCaller.mjs', import.meta.url).pathname
     const { stdout } = await promisify(execFile)(process.execPath, [script, join(dir, 'raws.json')])
