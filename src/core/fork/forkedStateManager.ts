@@ -1,6 +1,6 @@
 import { RLP } from '@ethereumjs/rlp'
 import { MerkleStateManager } from '@ethereumjs/statemanager'
-import { Account, concatBytes, unpadBytes, utf8ToBytes, type Address } from '@ethereumjs/util'
+import { Account, concatBytes, EthereumJSErrorWithoutCode, unpadBytes, utf8ToBytes, type Address } from '@ethereumjs/util'
 import type { StateManagerInterface } from '@ethereumjs/common'
 import type { ForkState } from './forkState.ts'
 import { ExecutionError } from '../errors.ts'
@@ -69,7 +69,23 @@ export class ForkableStateManager extends MerkleStateManager {
 
   override putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
     if (this.fork && this._caches?.storage && key.length === 32 && unpadBytes(value).length === 0) return this.putForkedZero(address, key, value, this.fork)
-    return super.putStorage(address, key, value)
+    return this._caches?.storage ? this.putCachedStorage(address, key, value) : super.putStorage(address, key, value)
+  }
+
+  /**
+   * A slot written into the storage cache only, for the flush to write to the trie with the rest
+   * of the block: ethereumjs 10.1.3's putStorage means to do that, but writes
+   * `this._caches?.storage?.put(…) ?? (await this._writeContractStorage(…))`, and the cache's
+   * put returns nothing, so every SSTORE also went through to the storage trie at once: a trie
+   * put that walks and hashes the slot's path, and an account write, on the execution's path,
+   * and nodes no state keeps (an ERC-20 transfer block wrote 6 such nodes, then its flush the
+   * same again). The checks and their errors are ethereumjs' own.
+   */
+  private async putCachedStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
+    if (key.length !== 32) throw EthereumJSErrorWithoutCode('Storage key must be 32 bytes long')
+    if (value.length > 32) throw EthereumJSErrorWithoutCode('Storage value cannot be longer than 32 bytes')
+    if ((await this.getAccount(address)) === undefined) throw EthereumJSErrorWithoutCode('putStorage() called on non-existing account')
+    this._caches!.storage!.put(address, key, RLP.encode(unpadBytes(value)))
   }
 
   private async forkedAccount(address: Address, fork: ForkState): Promise<Account | undefined> {
