@@ -217,6 +217,7 @@ export class Miner {
         prevRandao: params.nextPrevRandao,
       },
       entries,
+      state.nodes,
     )
     state.trimCaches()
     const placement = chain.nextBatchPlacement(timestamp)

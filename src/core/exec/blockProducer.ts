@@ -49,6 +49,13 @@ export interface ProducedBlock<T extends SignedTransaction = SignedTransaction> 
   size: bigint
 }
 
+/** What produceBlock asks of a node store that drops a flush's superseded nodes (TrieNodeStore). */
+export interface FlushedNodes {
+  trackNew(): void
+  keepReachable(root: Uint8Array): number
+  stopTracking(): void
+}
+
 const ZERO_32 = new Uint8Array(32)
 const EMPTY_REQUESTS_HASH = genRequestsRoot([], sha256)
 
@@ -127,6 +134,8 @@ export async function produceBlock<T extends SignedTransaction>(
   vm: VM,
   template: BlockTemplate,
   txs: readonly T[],
+  /** The VM's node store, to drop the nodes its flush writes that the block's state does not keep. */
+  nodes?: FlushedNodes,
 ): Promise<ProducedBlock<T>> {
   const common = vm.common
   const fields = contextFields(template)
@@ -162,13 +171,23 @@ export async function produceBlock<T extends SignedTransaction>(
         dropped.push({ signed, reason: error instanceof Error ? error.message : String(error) })
       }
     }
+    // The flush: the one write of the block's state to the trie (its caches held it until now).
+    nodes?.trackNew()
     await vm.evm.journal.commit()
   } catch (error) {
+    nodes?.stopTracking()
     await revertJournalTo(vm, height)
     throw error
   }
 
-  const stateRoot = await vm.stateManager.getStateRoot()
+  let stateRoot: Uint8Array
+  try {
+    stateRoot = await vm.stateManager.getStateRoot()
+  } catch (error) {
+    nodes?.stopTracking()
+    throw error
+  }
+  nodes?.keepReachable(stateRoot)
   const encoded = included.map((entry) => transactionBytes(entry.signed))
   const bloom = new Bloom(undefined, common)
   for (const { result } of included) bloom.or(result.bloom)

@@ -1,6 +1,6 @@
 import { createCommonFromGethGenesis, type Common } from '@ethereumjs/common'
 import type { KZG } from '@ethereumjs/util'
-import { skipRepeatedParamUpdates } from './enginePatches.ts'
+import { keepHardforkList, skipRepeatedParamUpdates } from './enginePatches.ts'
 import { ecrecover, keccak256, loadFastCrypto } from './fastCrypto.ts'
 
 /**
@@ -81,6 +81,9 @@ export function createChainCommon(chainId: number, { crypto = 'fast' }: ChainCom
     },
   )
   // 'default' is ethereumjs as it is (the benchmark floors): its Common is not patched either.
-  if (crypto === 'fast') skipRepeatedParamUpdates(common)
+  if (crypto === 'fast') {
+    skipRepeatedParamUpdates(common)
+    keepHardforkList(common)
+  }
   return common
 }

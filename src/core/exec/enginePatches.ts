@@ -263,3 +263,49 @@ function alreadyMerged(shared: ParamsDict, params: ParamsDict): boolean {
   }
   return true
 }
+
+// ---- 3. A Common makes its hardfork list once ----
+
+const HARDFORK_LIST = 'the hardfork list kept'
+
+type HardforkList = ReturnType<Common['hardforks']>
+
+/**
+ * `Common.hardforks()` builds a new list on every call when the chain has custom hardforks, as
+ * the node's chain, made from a geth genesis, does (its blob schedule): a Set of the names, a
+ * filter and a spread, ~0.6 µs a call. The engine asks for it some 13 times a transfer (every
+ * header's `hardforkBlock`, every `gteHardfork` of a transaction's checks), where the list
+ * never changes: it comes from the chain's parameters alone, which a Common's copies share and
+ * nothing writes once the Common is made. This keeps the first list per parameter set; ethereumjs'
+ * callers only read it.
+ *
+ * Scoped to `common` and its copies, as `skipRepeatedParamUpdates` is.
+ *
+ * Expects (checked here): `Common.prototype.hardforks()`; the chain's parameters at
+ * `_chainParams`, shared with copies; a list of `{ name }` entries that two calls give alike.
+ */
+export function keepHardforkList(common: Common): void {
+  const list = Common.prototype.hardforks as unknown
+  const params = (common as unknown as { _chainParams?: unknown })._chainParams
+  if (typeof list !== 'function' || list.length !== 0) return leaveUnpatched(HARDFORK_LIST, 'Common.prototype has no hardforks()')
+  if (!isObject(params)) return leaveUnpatched(HARDFORK_LIST, 'a Common has no _chainParams object')
+  const first = (list as () => HardforkList).call(common)
+  const again = (list as () => HardforkList).call(common)
+  if (!Array.isArray(first) || first.length !== again.length || first.some((hardfork, i) => hardfork?.name !== again[i]?.name)) {
+    return leaveUnpatched(HARDFORK_LIST, 'hardforks() does not give one list of named hardforks')
+  }
+  const kept = new WeakMap<object, HardforkList>()
+  common.hardforks = function (this: Common): HardforkList {
+    const own = (this as unknown as { _chainParams: object })._chainParams
+    let hardforks = kept.get(own)
+    if (hardforks === undefined) {
+      hardforks = (list as () => HardforkList).call(this)
+      kept.set(own, hardforks)
+    }
+    return hardforks
+  }
+  if (common.copy().hardforks !== common.hardforks) {
+    delete (common as Partial<Common>).hardforks
+    leaveUnpatched(HARDFORK_LIST, "Common.copy() does not keep a Common's own properties")
+  }
+}

@@ -6,7 +6,7 @@ import { hexToBytes } from '@ethereumjs/util'
 import { paramsVM } from '@ethereumjs/vm'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { createChainCommon } from '../../../src/core/exec/chainCommon.ts'
-import { keepCodeAnalyses, patchInterpreter, skipRepeatedParamUpdates } from '../../../src/core/exec/enginePatches.ts'
+import { keepCodeAnalyses, keepHardforkList, patchInterpreter, skipRepeatedParamUpdates } from '../../../src/core/exec/enginePatches.ts'
 import { createNode, type Node } from '../../../src/core/node.ts'
 
 // PUSH1 4, JUMP, INVALID, JUMPDEST, PUSH1 42, PUSH1 0, MSTORE, PUSH1 32, PUSH1 0, RETURN: returns 42.
@@ -176,5 +176,37 @@ describe('the parameter-cache hand-over (a Common skips repeated updateParams)',
     expect(Object.hasOwn(common, 'updateParams')).toBe(false)
     expect(warn).toHaveBeenCalledTimes(1)
     expect(warn.mock.calls[0][0]).toMatch(/^pagenode: ethereumjs is not as the parameter-cache hand-over expects \(a Common has no _params and _paramsCache objects\); written against ethereumjs 10\.1\.3/)
+  })
+})
+
+describe('the hardfork list kept (a Common makes its hardfork list once)', () => {
+  test("applies to the node's Common and its copies: one list, as ethereumjs makes it", () => {
+    warn.mockClear() // the previous describe's last test made one warning on purpose
+    const common = node.common
+    expect(Object.hasOwn(common, 'hardforks')).toBe(true)
+    const copy = common.copy()
+    expect(copy.hardforks()).toBe(common.hardforks())
+    const plain = createChainCommon(260, { crypto: 'default' })
+    expect(Object.hasOwn(plain, 'hardforks')).toBe(false)
+    expect(plain.hardforks()).not.toBe(plain.hardforks())
+    expect(common.hardforks()).toEqual(plain.hardforks())
+    // What reads it answers alike, on another hardfork too.
+    for (const hardfork of ['cancun', 'prague']) {
+      copy.setHardfork(hardfork)
+      plain.setHardfork(hardfork)
+      expect(copy.hardforkBlock('london')).toBe(plain.hardforkBlock('london'))
+      expect(copy.gteHardfork('cancun')).toBe(plain.gteHardfork('cancun'))
+    }
+    expect(warn).not.toHaveBeenCalled()
+  })
+
+  test('a Common of another shape is left as it is, and the reason is said once', () => {
+    const common = createChainCommon(260, { crypto: 'default' })
+    delete (common as unknown as { _chainParams?: unknown })._chainParams
+    keepHardforkList(common)
+    keepHardforkList(common)
+    expect(Object.hasOwn(common, 'hardforks')).toBe(false)
+    expect(warn).toHaveBeenCalledTimes(1)
+    expect(warn.mock.calls[0][0]).toMatch(/^pagenode: ethereumjs is not as the hardfork list kept expects \(a Common has no _chainParams object\)/)
   })
 })

@@ -3,7 +3,13 @@
  * read from the store's node source by need (issue 21), so that every stored node is found
  * whatever the cache holds.
  */
+import { LeafMPTNode, MerklePatriciaTrie } from '@ethereumjs/mpt'
+import { Caches } from '@ethereumjs/statemanager'
+import { Account, createAccountFromRLP, createAddressFromString, equalsBytes, KECCAK256_RLP, setLengthLeft } from '@ethereumjs/util'
 import { expect, test } from 'vitest'
+import { createChainCommon } from '../../../src/core/exec/chainCommon.ts'
+import { ForkableStateManager } from '../../../src/core/fork/forkedStateManager.ts'
+import { bytesToHex } from '../../../src/core/hexText.ts'
 import { TrieNodeStore } from '../../../src/core/store/trieNodeStore.ts'
 import type { NodeSource } from '../../../src/core/store/store.ts'
 
@@ -119,4 +125,93 @@ test('the cache holds copies side by side in shared buffers, not the buffers it 
   const again = await nodes.get(key(1))
   expect(again).toEqual(value(1))
   expect(again!.buffer).not.toBe(one!.buffer)
+})
+
+/** The keys of every node the trie at `root` reaches, storage tries included (ethereumjs' own walk). */
+async function reachableKeys(nodes: TrieNodeStore, root: Uint8Array): Promise<Set<string>> {
+  const reached = new Set<string>()
+  const storageRoots: Uint8Array[] = []
+  const walk = (at: Uint8Array, accountTrie: boolean) =>
+    new MerklePatriciaTrie({ db: nodes, useKeyHashing: true, valueEncoding: 'view', root: at }).walkTrie(at, async (nodeRef, node, key, controller) => {
+      if (nodeRef.length === 32) reached.add(bytesToHex(nodeRef).slice(2))
+      if (accountTrie && node instanceof LeafMPTNode) {
+        const account = createAccountFromRLP(node.value())
+        if (!equalsBytes(account.storageRoot, KECCAK256_RLP)) storageRoots.push(account.storageRoot)
+      }
+      if (node) controller.allChildren(node, key)
+    })
+  await walk(root, true)
+  for (const storageRoot of storageRoots) await walk(storageRoot, false)
+  return reached
+}
+
+test("a flush's nodes that its state root does not reach are dropped before they are stored; every node it reaches, storage tries included, is kept", async () => {
+  const { nodes: src, entries } = source()
+  const nodes = new TrieNodeStore(src, 10_000)
+  const common = createChainCommon(260)
+  const state = new ForkableStateManager({ common, trie: new MerklePatriciaTrie({ db: nodes, useKeyHashing: true, common, valueEncoding: 'view' }), caches: new Caches() })
+  const addresses = Array.from({ length: 40 }, (_, i) => createAddressFromString(`0x${(0x1000 + i).toString(16).padStart(40, '0')}`))
+  const token = addresses[0]
+  for (const address of addresses) await state.putAccount(address, new Account(0n, 10n ** 18n))
+  const slot = (n: number) => setLengthLeft(Uint8Array.of(n), 32)
+  for (let i = 0; i < 20; i++) await state.putStorage(token, slot(i), Uint8Array.of(i + 1))
+  const first = await state.getStateRoot()
+  commit(nodes, entries)
+
+  // A block's flush: two balances, the token's account and two of its slots.
+  await state.checkpoint()
+  await state.putAccount(addresses[7], new Account(1n, 5n))
+  await state.putAccount(addresses[23], new Account(0n, 6n))
+  await state.putStorage(token, slot(3), Uint8Array.of(0x33))
+  await state.putStorage(token, slot(30), Uint8Array.of(0x30))
+  nodes.trackNew()
+  await state.commit()
+  const root = await state.getStateRoot()
+  // Counted by a commit that failed: its nodes go back to the next one, still tracked.
+  const failed = nodes.drainNew()
+  const written = failed.size
+  nodes.restoreNew(failed)
+  const dropped = nodes.keepReachable(root)
+  expect(dropped).toBeGreaterThanOrEqual(2) // at least one superseded top of each trie
+  const kept = nodes.drainNew()
+  expect(kept.size).toBe(written - dropped)
+  for (const [k, v] of kept) entries.set(k, v)
+  nodes.stored(kept)
+
+  // Every node each root reaches is in the store, and each state reads whole from it alone.
+  for (const at of [first, root]) {
+    const fresh = new TrieNodeStore(src, 0)
+    for (const k of await reachableKeys(fresh, at)) expect(entries.has(k), k).toBe(true)
+  }
+  const reread = new ForkableStateManager({ common, trie: new MerklePatriciaTrie({ db: new TrieNodeStore(src, 0), useKeyHashing: true, common, valueEncoding: 'view', root }) })
+  expect((await reread.getAccount(addresses[7]))?.balance).toBe(5n)
+  expect(await reread.getStorage(token, slot(30))).toEqual(Uint8Array.of(0x30))
+  expect(await reread.getStorage(token, slot(3))).toEqual(Uint8Array.of(0x33))
+  expect(await reread.getStorage(token, slot(19))).toEqual(Uint8Array.of(20))
+  // Everything the flush wrote that the root does not reach is gone: none stored is unreachable.
+  const reachable = await reachableKeys(new TrieNodeStore(src, 0), root)
+  expect(reachable.size).toBeGreaterThan(40)
+  for (const k of kept.keys()) expect(reachable.has(k), k).toBe(true)
+})
+
+test('an SSTORE is written to the storage cache only: the storage trie is written once, by the flush', async () => {
+  const written: string[] = []
+  const nodes = new TrieNodeStore(undefined, 1000)
+  const put = nodes.put.bind(nodes)
+  nodes.put = (k, v) => (written.push(k), put(k, v))
+  const common = createChainCommon(260)
+  const state = new ForkableStateManager({ common, trie: new MerklePatriciaTrie({ db: nodes, useKeyHashing: true, common, valueEncoding: 'view' }), caches: new Caches() })
+  const token = createAddressFromString(`0x${'aa'.repeat(20)}`)
+  await state.putAccount(token, new Account())
+  await state.getStateRoot()
+  written.length = 0
+  await state.checkpoint()
+  await state.putStorage(token, setLengthLeft(Uint8Array.of(1), 32), Uint8Array.of(9))
+  expect(await state.getStorage(token, setLengthLeft(Uint8Array.of(1), 32))).toEqual(Uint8Array.of(9))
+  expect(written).toEqual([])
+  await state.commit()
+  expect(written.length).toBeGreaterThan(0)
+  await expect(state.putStorage(createAddressFromString(`0x${'bb'.repeat(20)}`), setLengthLeft(Uint8Array.of(1), 32), Uint8Array.of(1))).rejects.toThrow(
+    'putStorage() called on non-existing account',
+  )
 })
