@@ -10,7 +10,7 @@ import { orderedTrieRoot } from './orderedTrie.ts'
 import { senderAddress, transactionBytes, transactionType, type SignedTransaction } from './rawTransaction.ts'
 import { runFromAnySender } from './senderCode.ts'
 import { runAsBootloader } from './bootloaderEntry.ts'
-import { UpstreamError } from '../errors.ts'
+import { ChainStoreError, UpstreamError } from '../errors.ts'
 import { journalHeight, revertJournalTo } from './stateMachine.ts'
 import { prepareForkedExecution } from '../fork/forkedStateManager.ts'
 
@@ -167,7 +167,8 @@ export async function produceBlock<T extends SignedTransaction>(
       } catch (error) {
         // A fork's upstream that failed is no fault of the transaction: the block is not made, and
         // the caller is told (the transaction may run once the upstream answers again).
-        if (error instanceof UpstreamError) throw error
+        // Nor is a store that lost a node (TrieNodeStore): the state is not what it says.
+        if (error instanceof UpstreamError || error instanceof ChainStoreError) throw error
         dropped.push({ signed, reason: error instanceof Error ? error.message : String(error) })
       }
     }

@@ -1,4 +1,5 @@
-import type { BatchDBOp, DB } from '@ethereumjs/util'
+import { KECCAK256_RLP, type BatchDBOp, type DB } from '@ethereumjs/util'
+import { ChainStoreError } from '../errors.ts'
 import { bytesToHex } from '../hexText.ts'
 import type { NodeSource } from './store.ts'
 import { forEachNamedNode } from './trieNodeRefs.ts'
@@ -49,11 +50,14 @@ export class TrieNodeStore implements DB<string, Uint8Array> {
 
   async get(key: string): Promise<Uint8Array | undefined> {
     const found = this.inMemory(key)
-    if (found !== undefined || !this.source) return found
+    if (found !== undefined) return found
+    if (!this.source) return missing(key)
     const generation = this.generation
     const read = await this.source.get(key)
+    // Wiped meanwhile (anvil_reset): what it asked for is gone with the chain, not lost from it.
     if (generation !== this.generation) return this.inMemory(key)
-    if (read !== undefined) this.cache(key, read)
+    if (read === undefined) return missing(key)
+    this.cache(key, read)
     return read
   }
 
@@ -198,6 +202,21 @@ export class TrieNodeStore implements DB<string, Uint8Array> {
 
 /** A trie node's key: its hash in hex (code is 'c' + hash, a preimage 'preimage:' + hash). */
 const TRIE_NODE_KEY_LENGTH = 64
+
+/** The empty trie's root (an account without storage), which is never stored: looked up, it is not there. */
+const EMPTY_TRIE_ROOT_KEY = bytesToHex(KECCAK256_RLP).slice(2)
+
+/**
+ * What a key the store does not hold reads as: nothing for code and preimages (asked for whether
+ * they exist) and for the empty trie's root; a refusal for any other trie node. A node is asked
+ * for only because a node or root the chain holds names it, so its absence is damage. Answered
+ * as absent, as ethereumjs' trie takes a "Missing node in DB" (the path just ends there), it
+ * would make an account or slot read as never written: a wrong answer, not an error.
+ */
+function missing(key: string): undefined {
+  if (key.length !== TRIE_NODE_KEY_LENGTH || key === EMPTY_TRIE_ROOT_KEY) return undefined
+  throw new ChainStoreError(`the state's trie node ${key} is missing from the store: the stored chain is damaged or incomplete`)
+}
 
 /** Bytes of a cache slab. */
 const CACHE_SLAB_BYTES = 256 * 1024

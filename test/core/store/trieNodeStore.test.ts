@@ -7,6 +7,7 @@ import { LeafMPTNode, MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { Caches } from '@ethereumjs/statemanager'
 import { Account, createAccountFromRLP, createAddressFromString, equalsBytes, KECCAK256_RLP, setLengthLeft } from '@ethereumjs/util'
 import { expect, test } from 'vitest'
+import { ChainStoreError } from '../../../src/core/errors.ts'
 import { createChainCommon } from '../../../src/core/exec/chainCommon.ts'
 import { ForkableStateManager } from '../../../src/core/fork/forkedStateManager.ts'
 import { bytesToHex } from '../../../src/core/hexText.ts'
@@ -56,7 +57,8 @@ test('new nodes are read from memory until stored, then from the cache or the st
   expect(await nodes.get(key(1))).toEqual(value(1))
   expect(await nodes.get(key(1))).toEqual(value(1))
   expect(reads).toEqual([key(1)])
-  expect(await nodes.get(key(5000))).toBeUndefined()
+  // A trie node no one stored: refused (test below).
+  await expect(nodes.get(key(5000))).rejects.toThrow(ChainStoreError)
 })
 
 test('a node in memory is not written again; a failed commit gives its nodes to the next one', async () => {
@@ -214,4 +216,33 @@ test('an SSTORE is written to the storage cache only: the storage trie is writte
   await expect(state.putStorage(createAddressFromString(`0x${'bb'.repeat(20)}`), setLengthLeft(Uint8Array.of(1), 32), Uint8Array.of(1))).rejects.toThrow(
     'putStorage() called on non-existing account',
   )
+})
+
+test("a trie node the store lost is refused, not read as state never written; the empty trie's root, code and preimages may be absent", async () => {
+  const { nodes: src, entries } = source()
+  const nodes = new TrieNodeStore(src, 10_000)
+  const common = createChainCommon(260)
+  const state = new ForkableStateManager({ common, trie: new MerklePatriciaTrie({ db: nodes, useKeyHashing: true, common, valueEncoding: 'view' }), caches: new Caches() })
+  const addresses = Array.from({ length: 20 }, (_, i) => createAddressFromString(`0x${(0x1000 + i).toString(16).padStart(40, '0')}`))
+  for (const address of addresses) await state.putAccount(address, new Account(0n, 7n))
+  const root = await state.getStateRoot()
+  commit(nodes, entries)
+  const reader = () =>
+    new ForkableStateManager({ common, trie: new MerklePatriciaTrie({ db: new TrieNodeStore(src, 0), useKeyHashing: true, common, valueEncoding: 'view', root }) })
+
+  // Whole: every account reads; one without storage reads its slots (the empty root) as zero.
+  expect((await reader().getAccount(addresses[3]))?.balance).toBe(7n)
+  expect(await reader().getStorage(addresses[3], setLengthLeft(Uint8Array.of(1), 32))).toEqual(new Uint8Array())
+  expect(await reader().getCode(addresses[3])).toEqual(new Uint8Array())
+  expect(await new TrieNodeStore(src, 0).get('preimage:00')).toBeUndefined()
+
+  // A leaf gone from the store: the read fails, naming the node, where it read as no account.
+  const leaves = [...(await reachableKeys(new TrieNodeStore(src, 0), root))].filter((k) => entries.get(k)!.length < 120)
+  const lost = leaves[0]
+  entries.delete(lost)
+  const failures = await Promise.all(addresses.map((address) => reader().getAccount(address).then(() => undefined, (error: unknown) => error)))
+  const refused = failures.filter((error) => error !== undefined)
+  expect(refused.length).toBe(1)
+  expect(refused[0]).toBeInstanceOf(ChainStoreError)
+  expect((refused[0] as Error).message).toContain(`trie node ${lost} is missing from the store`)
 })
