@@ -1,4 +1,4 @@
-import { rlpElement, rlpElements, rlpItem, type RlpItem } from './rlpWalk.ts'
+import { rlpElement, rlpItem } from './rlpWalk.ts'
 
 /**
  * The nodes a state-trie node names by hash, read from its RLP without decoding it: a branch's
@@ -8,7 +8,9 @@ import { rlpElement, rlpElements, rlpItem, type RlpItem } from './rlpWalk.ts'
  * under its own key ('c' + hash) and is not a trie node.
  *
  * `visit(bytes, start, accountTrie)`: the 32-byte hash at bytes[start, start + 32), and whether
- * the node it names is in the account trie (false: in a storage trie).
+ * the node it names is in the account trie (false: in a storage trie). Run for each node a block's
+ * flush wrote (TrieNodeStore.keepReachable): it steps over the elements by their prefixes and
+ * allocates nothing for a branch.
  */
 export function forEachNamedNode(
   node: Uint8Array,
@@ -17,17 +19,32 @@ export function forEachNamedNode(
 ): void {
   const list = rlpItem(node, 0)
   if (!list.list) return
-  const elements = rlpElements(node, list)
-  if (elements.length === 17) {
-    for (let i = 0; i < 16; i++) if (isHash(elements[i])) visit(node, elements[i].start, accountTrie)
+  // Elements, counted; the hashes among the first 16 (a branch's children) visited after.
+  let count = 0
+  let hashes = 0
+  let firstEnd = 0
+  for (let at = list.start; at < list.end; count++) {
+    const prefix = node[at]
+    const end = at + elementLength(node, at)
+    if (count === 0) firstEnd = end
+    if (prefix === 0xa0 && count < 16) hashes |= 1 << count
+    at = end
+  }
+  if (count === 17) {
+    for (let i = 0, at = list.start; i < 16; i++) {
+      if (hashes & (1 << i)) visit(node, at + 1, accountTrie)
+      at += elementLength(node, at)
+    }
     return
   }
-  if (elements.length !== 2) return
-  const [path, value] = elements
-  // The compact path's first nibble: bit 2 says a leaf, otherwise an extension.
+  if (count !== 2) return
+  // [path, value]: the compact path's first nibble says a leaf (bit 2) or an extension.
+  const path = rlpItem(node, list.start)
   const isLeaf = path.end > path.start && (node[path.start] & 0x20) !== 0
+  const value = rlpItem(node, firstEnd)
+  const isHash = !value.list && value.end - value.start === 32
   if (!isLeaf) {
-    if (isHash(value)) visit(node, value.start, accountTrie)
+    if (isHash) visit(node, value.start, accountTrie)
     return
   }
   if (!accountTrie || value.list) return
@@ -35,9 +52,21 @@ export function forEachNamedNode(
   const account = rlpItem(node, value.start)
   if (!account.list) return
   const storageRoot = rlpElement(node, account, 2)
-  if (storageRoot && isHash(storageRoot)) visit(node, storageRoot.start, false)
+  if (storageRoot && !storageRoot.list && storageRoot.end - storageRoot.start === 32) visit(node, storageRoot.start, false)
 }
 
-function isHash(item: RlpItem): boolean {
-  return !item.list && item.end - item.start === 32
+/** Bytes the RLP item at `at` takes, its prefix included. */
+function elementLength(bytes: Uint8Array, at: number): number {
+  const prefix = bytes[at]
+  if (prefix < 0x80) return 1
+  if (prefix <= 0xb7) return 1 + prefix - 0x80
+  if (prefix < 0xc0) return 1 + (prefix - 0xb7) + bigEndian(bytes, at + 1, prefix - 0xb7)
+  if (prefix <= 0xf7) return 1 + prefix - 0xc0
+  return 1 + (prefix - 0xf7) + bigEndian(bytes, at + 1, prefix - 0xf7)
+}
+
+function bigEndian(bytes: Uint8Array, at: number, length: number): number {
+  let value = 0
+  for (let i = 0; i < length; i++) value = value * 256 + bytes[at + i]
+  return value
 }
