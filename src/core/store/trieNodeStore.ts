@@ -107,8 +107,8 @@ export class TrieNodeStore implements DB<string, Uint8Array> {
   /**
    * Ends the tracking: of the nodes written since `trackNew()`, those the state at `root` does
    * not reach are dropped before they are ever stored. Only the writer that took `root` from
-   * those writes may call it (the miner, as it seals a block): a root taken in between would
-   * lose its nodes. Nodes a commit has already taken (`drainNew`) are stored anyway.
+   * those writes may call it (under the miner's lock: a block's seal, a dev-node state edit): a
+   * root taken in between would lose its nodes. Nodes a commit has already taken (`drainNew`) are stored anyway.
    * Returns how many it dropped.
    */
   keepReachable(root: Uint8Array): number {

@@ -1,8 +1,10 @@
+import { hexToBytes } from '@ethereumjs/util'
 import { expect, test } from 'vitest'
 import { MemoryStore } from '../../../src/core/store/memoryStore.ts'
 import { expectRpcError } from '../../support/expectRpc.ts'
 import { DEV, deploy, devWallet, rpc, startNode } from '../../support/chain.ts'
 import { FlakyStore } from '../../support/flakyStore.ts'
+import { reachableNodeKeys } from '../../support/reachableNodes.ts'
 
 const A = '0x00000000000000000000000000000000000000a1'
 const WORD = (n: number) => `0x${n.toString(16).padStart(64, '0')}`
@@ -159,4 +161,34 @@ test('impersonated transactions are stored and read back with their sender', asy
   expect(await again('eth_getTransactionByHash', hash)).toEqual(tx)
   expect(await again('eth_getTransactionReceipt', hash)).toEqual(receipt)
   expect(await again('debug_traceTransaction', hash, { tracer: 'callTracer' })).toMatchObject({ from: A, value: '0x3' })
+})
+
+test('anvil_loadState of many accounts stores only the nodes its state root keeps, and a reopened node reads every account', async () => {
+  const store = new FlakyStore()
+  const { node, call } = await open(store)
+  const accounts = Array.from({ length: 40 }, (_, i) => `0x${(0xb000 + i).toString(16).padStart(40, '0')}`)
+  const dump = {
+    accounts: Object.fromEntries(
+      accounts.map((address, i) => [address, { nonce: i, balance: `0x${(i + 1).toString(16)}`, code: '0x', storage: i === 0 ? { '0x1': WORD(5) } : {} }]),
+    ),
+  }
+  const commits = store.commits.length
+  expect(await call('anvil_loadState', `0x${Buffer.from(JSON.stringify(dump)).toString('hex')}`)).toBe(true)
+  const [edit] = store.commits.slice(commits)
+  // The trie nodes it stored, each reached from the new state root (the first version of the
+  // trie's top, written once per account, is not).
+  const stored = [...edit.nodes.keys()].filter((key) => /^[0-9a-f]{64}$/.test(key))
+  const root = hexToBytes((await call<{ stateRoot: string }>('eth_getBlockByNumber', 'latest', false)).stateRoot as `0x${string}`)
+  const edited = (node.chain.head.editedStateRoot ?? root) as Uint8Array
+  const reached = await reachableNodeKeys(node.state.nodes, edited)
+  expect(stored.length).toBeGreaterThan(0)
+  for (const key of stored) expect(reached.has(key), key).toBe(true)
+  await node.close()
+
+  const { call: again } = await open(store)
+  for (const [i, address] of accounts.entries()) {
+    expect(await again('eth_getBalance', address, 'latest')).toBe(`0x${(i + 1).toString(16)}`)
+    expect(await again('eth_getTransactionCount', address, 'latest')).toBe(`0x${i.toString(16)}`)
+  }
+  expect(await again('eth_getStorageAt', accounts[0], '0x1', 'latest')).toBe(WORD(5))
 })

@@ -3,16 +3,16 @@
  * read from the store's node source by need (issue 21), so that every stored node is found
  * whatever the cache holds.
  */
-import { LeafMPTNode, MerklePatriciaTrie } from '@ethereumjs/mpt'
+import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { Caches } from '@ethereumjs/statemanager'
-import { Account, createAccountFromRLP, createAddressFromString, equalsBytes, KECCAK256_RLP, setLengthLeft } from '@ethereumjs/util'
+import { Account, createAddressFromString, setLengthLeft } from '@ethereumjs/util'
 import { expect, test } from 'vitest'
 import { ChainStoreError } from '../../../src/core/errors.ts'
 import { createChainCommon } from '../../../src/core/exec/chainCommon.ts'
 import { ForkableStateManager } from '../../../src/core/fork/forkedStateManager.ts'
-import { bytesToHex } from '../../../src/core/hexText.ts'
 import { TrieNodeStore } from '../../../src/core/store/trieNodeStore.ts'
 import type { NodeSource } from '../../../src/core/store/store.ts'
+import { reachableNodeKeys } from '../../support/reachableNodes.ts'
 
 const key = (n: number) => n.toString(16).padStart(64, '0')
 const value = (n: number) => new Uint8Array([n & 255, (n >> 8) & 255, 7])
@@ -129,24 +129,6 @@ test('the cache holds copies side by side in shared buffers, not the buffers it 
   expect(again!.buffer).not.toBe(one!.buffer)
 })
 
-/** The keys of every node the trie at `root` reaches, storage tries included (ethereumjs' own walk). */
-async function reachableKeys(nodes: TrieNodeStore, root: Uint8Array): Promise<Set<string>> {
-  const reached = new Set<string>()
-  const storageRoots: Uint8Array[] = []
-  const walk = (at: Uint8Array, accountTrie: boolean) =>
-    new MerklePatriciaTrie({ db: nodes, useKeyHashing: true, valueEncoding: 'view', root: at }).walkTrie(at, async (nodeRef, node, key, controller) => {
-      if (nodeRef.length === 32) reached.add(bytesToHex(nodeRef).slice(2))
-      if (accountTrie && node instanceof LeafMPTNode) {
-        const account = createAccountFromRLP(node.value())
-        if (!equalsBytes(account.storageRoot, KECCAK256_RLP)) storageRoots.push(account.storageRoot)
-      }
-      if (node) controller.allChildren(node, key)
-    })
-  await walk(root, true)
-  for (const storageRoot of storageRoots) await walk(storageRoot, false)
-  return reached
-}
-
 test("a flush's nodes that its state root does not reach are dropped before they are stored; every node it reaches, storage tries included, is kept", async () => {
   const { nodes: src, entries } = source()
   const nodes = new TrieNodeStore(src, 10_000)
@@ -183,7 +165,7 @@ test("a flush's nodes that its state root does not reach are dropped before they
   // Every node each root reaches is in the store, and each state reads whole from it alone.
   for (const at of [first, root]) {
     const fresh = new TrieNodeStore(src, 0)
-    for (const k of await reachableKeys(fresh, at)) expect(entries.has(k), k).toBe(true)
+    for (const k of await reachableNodeKeys(fresh, at)) expect(entries.has(k), k).toBe(true)
   }
   const reread = new ForkableStateManager({ common, trie: new MerklePatriciaTrie({ db: new TrieNodeStore(src, 0), useKeyHashing: true, common, valueEncoding: 'view', root }) })
   expect((await reread.getAccount(addresses[7]))?.balance).toBe(5n)
@@ -191,7 +173,7 @@ test("a flush's nodes that its state root does not reach are dropped before they
   expect(await reread.getStorage(token, slot(3))).toEqual(Uint8Array.of(0x33))
   expect(await reread.getStorage(token, slot(19))).toEqual(Uint8Array.of(20))
   // Everything the flush wrote that the root does not reach is gone: none stored is unreachable.
-  const reachable = await reachableKeys(new TrieNodeStore(src, 0), root)
+  const reachable = await reachableNodeKeys(new TrieNodeStore(src, 0), root)
   expect(reachable.size).toBeGreaterThan(40)
   for (const k of kept.keys()) expect(reachable.has(k), k).toBe(true)
 })
@@ -237,7 +219,7 @@ test("a trie node the store lost is refused, not read as state never written; th
   expect(await new TrieNodeStore(src, 0).get('preimage:00')).toBeUndefined()
 
   // A leaf gone from the store: the read fails, naming the node, where it read as no account.
-  const leaves = [...(await reachableKeys(new TrieNodeStore(src, 0), root))].filter((k) => entries.get(k)!.length < 120)
+  const leaves = [...(await reachableNodeKeys(new TrieNodeStore(src, 0), root))].filter((k) => entries.get(k)!.length < 120)
   const lost = leaves[0]
   entries.delete(lost)
   const failures = await Promise.all(addresses.map((address) => reader().getAccount(address).then(() => undefined, (error: unknown) => error)))
