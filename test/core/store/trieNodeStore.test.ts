@@ -129,12 +129,18 @@ test('the cache holds copies side by side in shared buffers, not the buffers it 
   expect(again!.buffer).not.toBe(one!.buffer)
 })
 
-test("a flush's nodes that its state root does not reach are dropped before they are stored; every node it reaches, storage tries included, is kept", async () => {
+/** The chain's state manager over a node store whose source is a map, and `count` addresses. */
+function chainState(count: number) {
   const { nodes: src, entries } = source()
   const nodes = new TrieNodeStore(src, 10_000)
   const common = createChainCommon(260)
   const state = new ForkableStateManager({ common, trie: new MerklePatriciaTrie({ db: nodes, useKeyHashing: true, common, valueEncoding: 'view' }), caches: new Caches() })
-  const addresses = Array.from({ length: 40 }, (_, i) => createAddressFromString(`0x${(0x1000 + i).toString(16).padStart(40, '0')}`))
+  const addresses = Array.from({ length: count }, (_, i) => createAddressFromString(`0x${(0x1000 + i).toString(16).padStart(40, '0')}`))
+  return { src, entries, nodes, common, state, addresses }
+}
+
+test("a flush's nodes that its state root does not reach are dropped before they are stored; every node it reaches, storage tries included, is kept", async () => {
+  const { src, entries, nodes, common, state, addresses } = chainState(40)
   const token = addresses[0]
   for (const address of addresses) await state.putAccount(address, new Account(0n, 10n ** 18n))
   const slot = (n: number) => setLengthLeft(Uint8Array.of(n), 32)
@@ -201,11 +207,7 @@ test('an SSTORE is written to the storage cache only: the storage trie is writte
 })
 
 test("a trie node the store lost is refused, not read as state never written; the empty trie's root, code and preimages may be absent", async () => {
-  const { nodes: src, entries } = source()
-  const nodes = new TrieNodeStore(src, 10_000)
-  const common = createChainCommon(260)
-  const state = new ForkableStateManager({ common, trie: new MerklePatriciaTrie({ db: nodes, useKeyHashing: true, common, valueEncoding: 'view' }), caches: new Caches() })
-  const addresses = Array.from({ length: 20 }, (_, i) => createAddressFromString(`0x${(0x1000 + i).toString(16).padStart(40, '0')}`))
+  const { src, entries, nodes, common, state, addresses } = chainState(20)
   for (const address of addresses) await state.putAccount(address, new Account(0n, 7n))
   const root = await state.getStateRoot()
   commit(nodes, entries)
