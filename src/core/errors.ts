@@ -239,7 +239,8 @@ export class StoreError extends RpcError {
 
 /**
  * A stored chain this node cannot open (another chain id, a newer schema, damage): `createNode`
- * rejects with it, and a worker whose node could not open answers every call with it.
+ * rejects with it, and a worker whose node could not open answers every call with it. Also what a
+ * call gets when the state it reads needs a trie node the store lost (TrieNodeStore).
  */
 export class ChainStoreError extends RpcError {
   constructor(message: string, options: RpcErrorOptions = {}) {
