@@ -20,18 +20,17 @@ export async function editState(node: Node, edit: (state: MerkleStateManager) =>
     const head = node.chain.head
     const before = stateRootOf(head)
     let after: Uint8Array
-    // The edit's flush writes the top of the trie once per account it changes (anvil_loadState:
-    // every account of a dump): only the version its root keeps is stored.
-    node.state.nodes.trackNew()
     try {
-      await edit(sm)
-      after = await sm.getStateRoot()
+      // The edit's flush writes the top of the trie once per account it changes (anvil_loadState:
+      // every account of a dump): only the version its root keeps is stored.
+      after = await node.state.nodes.keepingReachable(async () => {
+        await edit(sm)
+        return sm.getStateRoot()
+      })
     } catch (error) {
-      node.state.nodes.stopTracking()
       await sm.setStateRoot(before)
       throw error
     }
-    node.state.nodes.keepReachable(after)
     if (equalsBytes(after, before)) return
     const editedStateRoot = equalsBytes(after, head.header.stateRoot) ? undefined : after
     node.writer.enqueue(withEditedStateRoot(head, editedStateRoot))

@@ -51,9 +51,7 @@ export interface ProducedBlock<T extends SignedTransaction = SignedTransaction> 
 
 /** What produceBlock asks of a node store that drops a flush's superseded nodes (TrieNodeStore). */
 export interface FlushedNodes {
-  trackNew(): void
-  keepReachable(root: Uint8Array): number
-  stopTracking(): void
+  keepingReachable(flush: () => Promise<Uint8Array>): Promise<Uint8Array>
 }
 
 const ZERO_32 = new Uint8Array(32)
@@ -172,23 +170,21 @@ export async function produceBlock<T extends SignedTransaction>(
         dropped.push({ signed, reason: error instanceof Error ? error.message : String(error) })
       }
     }
-    // The flush: the one write of the block's state to the trie (its caches held it until now).
-    nodes?.trackNew()
-    await vm.evm.journal.commit()
   } catch (error) {
-    nodes?.stopTracking()
     await revertJournalTo(vm, height)
     throw error
   }
-
-  let stateRoot: Uint8Array
-  try {
-    stateRoot = await vm.stateManager.getStateRoot()
-  } catch (error) {
-    nodes?.stopTracking()
-    throw error
+  // The flush: the one write of the block's state to the trie (its caches held it until now).
+  const flush = async () => {
+    try {
+      await vm.evm.journal.commit()
+    } catch (error) {
+      await revertJournalTo(vm, height)
+      throw error
+    }
+    return vm.stateManager.getStateRoot()
   }
-  nodes?.keepReachable(stateRoot)
+  const stateRoot = nodes ? await nodes.keepingReachable(flush) : await flush()
   const encoded = included.map((entry) => transactionBytes(entry.signed))
   const bloom = new Bloom(undefined, common)
   for (const { result } of included) bloom.or(result.bloom)

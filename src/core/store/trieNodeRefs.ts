@@ -1,4 +1,4 @@
-import { rlpElement, rlpItem } from './rlpWalk.ts'
+import { rlpElement, rlpItem, rlpItemEnd } from './rlpWalk.ts'
 
 /**
  * The nodes a state-trie node names by hash, read from its RLP without decoding it: a branch's
@@ -9,7 +9,7 @@ import { rlpElement, rlpItem } from './rlpWalk.ts'
  *
  * `visit(bytes, start, accountTrie)`: the 32-byte hash at bytes[start, start + 32), and whether
  * the node it names is in the account trie (false: in a storage trie). Run for each node a block's
- * flush wrote (TrieNodeStore.keepReachable): it steps over the elements by their prefixes and
+ * flush wrote (TrieNodeStore.keepingReachable): it steps over the elements by their prefixes and
  * allocates nothing for a branch.
  */
 export function forEachNamedNode(
@@ -25,7 +25,7 @@ export function forEachNamedNode(
   let firstEnd = 0
   for (let at = list.start; at < list.end; count++) {
     const prefix = node[at]
-    const end = at + elementLength(node, at)
+    const end = rlpItemEnd(node, at)
     if (count === 0) firstEnd = end
     if (prefix === 0xa0 && count < 16) hashes |= 1 << count
     at = end
@@ -33,7 +33,7 @@ export function forEachNamedNode(
   if (count === 17) {
     for (let i = 0, at = list.start; i < 16; i++) {
       if (hashes & (1 << i)) visit(node, at + 1, accountTrie)
-      at += elementLength(node, at)
+      at = rlpItemEnd(node, at)
     }
     return
   }
@@ -53,20 +53,4 @@ export function forEachNamedNode(
   if (!account.list) return
   const storageRoot = rlpElement(node, account, 2)
   if (storageRoot && !storageRoot.list && storageRoot.end - storageRoot.start === 32) visit(node, storageRoot.start, false)
-}
-
-/** Bytes the RLP item at `at` takes, its prefix included. */
-function elementLength(bytes: Uint8Array, at: number): number {
-  const prefix = bytes[at]
-  if (prefix < 0x80) return 1
-  if (prefix <= 0xb7) return 1 + prefix - 0x80
-  if (prefix < 0xc0) return 1 + (prefix - 0xb7) + bigEndian(bytes, at + 1, prefix - 0xb7)
-  if (prefix <= 0xf7) return 1 + prefix - 0xc0
-  return 1 + (prefix - 0xf7) + bigEndian(bytes, at + 1, prefix - 0xf7)
-}
-
-function bigEndian(bytes: Uint8Array, at: number, length: number): number {
-  let value = 0
-  for (let i = 0; i < length; i++) value = value * 256 + bytes[at + i]
-  return value
 }

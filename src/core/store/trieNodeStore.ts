@@ -30,7 +30,7 @@ export class TrieNodeStore implements DB<string, Uint8Array> {
   private readonly kept: Map<string, Uint8Array> | undefined
   /** Bumped by `clear`: a read begun before it must not cache a node the wiped store lost. */
   private generation = 0
-  /** The trie nodes new since `trackNew()`, until `keepReachable` or `stopTracking`. */
+  /** The trie nodes new since the running `keepingReachable` flush began. */
   private tracked: Map<string, Uint8Array> | undefined
 
   constructor(
@@ -94,27 +94,34 @@ export class TrieNodeStore implements DB<string, Uint8Array> {
   }
 
   /**
-   * Records the trie nodes written from now on, for `keepReachable`. ethereumjs' trie hashes and
-   * writes the whole path of every key it puts, so a flush of several accounts (or slots) writes
-   * the top of the trie once per key, and only the last version is in the state it ends with:
-   * a transfer block's flush writes 8 trie nodes of which 7 are in the new state (one top node,
-   * 532 bytes of 2.1 KB, is not); an ERC-20 transfer's 13, of which ~11.
+   * Runs `flush`, a write of state to the trie that returns its new root, and drops the nodes it
+   * wrote that the state at that root does not reach, before they are ever stored. ethereumjs'
+   * trie hashes and writes the whole path of every key it puts, so a flush of several accounts
+   * (or slots) writes the top of the trie once per key, and only the last version is in the state
+   * it ends with: a transfer block's flush writes 8 trie nodes of which 7 are in the new state
+   * (one top node, 532 bytes of 2.1 KB, is not); an ERC-20 transfer's 13, of which ~11.
+   *
+   * Only a flush that takes its root from those writes may run here, under the miner's lock (a
+   * block's seal, a dev-node state edit): a root taken from them in between would lose its nodes.
+   * A flush that fails keeps every node it wrote; nodes a commit took meanwhile (`drainNew`) are
+   * stored anyway.
    */
-  trackNew(): void {
-    this.tracked = new Map()
+  async keepingReachable(flush: () => Promise<Uint8Array>): Promise<Uint8Array> {
+    const tracked = new Map<string, Uint8Array>()
+    this.tracked = tracked
+    let root: Uint8Array
+    try {
+      root = await flush()
+    } finally {
+      if (this.tracked === tracked) this.tracked = undefined
+    }
+    this.dropUnreached(tracked, root)
+    return root
   }
 
-  /**
-   * Ends the tracking: of the nodes written since `trackNew()`, those the state at `root` does
-   * not reach are dropped before they are ever stored. Only the writer that took `root` from
-   * those writes may call it (under the miner's lock: a block's seal, a dev-node state edit): a
-   * root taken in between would lose its nodes. Nodes a commit has already taken (`drainNew`) are stored anyway.
-   * Returns how many it dropped.
-   */
-  keepReachable(root: Uint8Array): number {
-    const tracked = this.tracked
-    this.tracked = undefined
-    if (!tracked || tracked.size === 0) return 0
+  /** Of the nodes `tracked`, drops from `fresh` those the state at `root` does not reach. */
+  private dropUnreached(tracked: Map<string, Uint8Array>, root: Uint8Array): void {
+    if (tracked.size === 0) return
     const reached = new Set<string>()
     const pending: [string, boolean][] = [[bytesToHex(root).slice(2), true]]
     // A branch names up to 16 nodes, nearly all older than the flush: the first four bytes of a
@@ -128,23 +135,12 @@ export class TrieNodeStore implements DB<string, Uint8Array> {
     for (let next = pending.pop(); next; next = pending.pop()) {
       const [key, accountTrie] = next
       const node = tracked.get(key)
-      // A node written before tracking began is whole already: so is everything under it.
+      // A node written before the flush began is whole already: so is everything under it.
       if (node === undefined || reached.has(key)) continue
       reached.add(key)
       forEachNamedNode(node, accountTrie, visit)
     }
-    let dropped = 0
-    for (const [key, value] of tracked) {
-      if (reached.has(key) || this.fresh.get(key) !== value) continue
-      this.fresh.delete(key)
-      dropped++
-    }
-    return dropped
-  }
-
-  /** Ends the tracking and keeps every node written (a flush that failed). */
-  stopTracking(): void {
-    this.tracked = undefined
+    for (const [key, value] of tracked) if (!reached.has(key) && this.fresh.get(key) === value) this.fresh.delete(key)
   }
 
   /** Nodes are shared by every historical root; deleting one would corrupt old state. */
