@@ -1,3 +1,5 @@
+import { MerklePatriciaTrie } from '@ethereumjs/mpt'
+import { hexToBytes } from '@ethereumjs/util'
 import { parseEther, Transaction, Wallet } from 'ethers'
 import { expect, test } from 'vitest'
 import type { RpcError } from '../../../src/core/index.ts'
@@ -5,6 +7,8 @@ import type { Node } from '../../../src/core/node.ts'
 import { FlakyStore } from '../../support/flakyStore.ts'
 import type { ChainCommit } from '../../../src/core/store/store.ts'
 import { DEV, devWallet, rpc, startNode } from '../../support/chain.ts'
+import { keccak256 } from '../../../src/core/exec/fastCrypto.ts'
+import { bytesToHex } from '../../../src/core/hexText.ts'
 
 let node: Node
 
@@ -118,4 +122,32 @@ test('under manual mining, transactions of a block the store refuses stay pendin
   store.failing = false
   await node.miner.mine()
   for (const hash of hashes) expect((await rpc(node)<{ status: string }>('eth_getTransactionReceipt', hash)).status).toBe('0x1')
+})
+
+test('a transaction whose execution needs a trie node the store lost fails with that node named; it is not mined as dropped, and the chain stays where it was', async () => {
+  const store = new FlakyStore()
+  node = await startNode({ store })
+  const wallet = devWallet(node)
+  await (await wallet.sendTransaction({ to: DEV[1].address, value: parseEther('1') })).wait()
+  // The recipient's account leaf: found by the trie's own path to it, from the head's state.
+  const trie = new MerklePatriciaTrie({ db: node.state.nodes, useKeyHashing: true, valueEncoding: 'view', root: node.chain.head.header.stateRoot })
+  const { node: leaf } = await trie.findPath(keccak256(hexToBytes(DEV[2].address as `0x${string}`)))
+  expect(leaf).not.toBeNull()
+  const lost = bytesToHex(keccak256(leaf!.serialize())).slice(2)
+  await node.close()
+
+  const get = store.nodes.get.bind(store.nodes)
+  store.nodes.get = async (key) => (key === lost ? undefined : get(key))
+  node = await startNode({ store })
+  const call = rpc(node)
+  const raw = await wallet.signTransaction({ to: DEV[2].address, value: 1n, nonce: 1, chainId: 260, gasLimit: 21_000, maxFeePerGas: 45_250_000n, maxPriorityFeePerGas: 0n, type: 2 })
+  const error = (await call('eth_sendRawTransaction', raw).then(
+    () => expect.unreachable('the transaction was acknowledged'),
+    (e: unknown) => e,
+  )) as RpcError
+  expect(error.code).toBe(-32603)
+  expect(error.message).toContain(`trie node ${lost} is missing from the store`)
+  expect(await call('eth_blockNumber')).toBe('0x1')
+  expect(await call('eth_getTransactionByHash', Transaction.from(raw).hash)).toBeNull()
+  await node.close()
 })
