@@ -1,8 +1,8 @@
 import { openDB, unwrap, type DBSchema, type IDBPDatabase, type IDBPTransaction } from 'idb'
 import { ChainStoreError } from '../errors.ts'
 import { packNodes, packZeros, PackedNodes, unpackZeros } from './packing.ts'
-import { NodeFilter } from './nodeFilter.ts'
-import { SegmentedNodes, type NodeSegment } from './segmentedNodes.ts'
+import { MERGE_FILTER, NodeFilter, PIECE_FILTER } from './nodeFilter.ts'
+import { SegmentedNodes, type NodeMerge } from './segmentedNodes.ts'
 import {
   blockHashOfRecord,
   blockSegmentKeys,
@@ -51,6 +51,9 @@ import type { ChainCommit, ChainMeta, OlderBlocks, PersistedChain, Store } from 
  *    blocks, 4,772 keys took ~60 ms: listing keys walks the ~64 KB values too). New filters are
  *    denser (nodeFilter.ts: ~1 false positive in 100,000 keys, not 1,000) and their pieces carry
  *    the probe count; the filters before are read as written. A layout-7 reader would misread them.
+ *    Since then, a merge's filter record also holds a filter of all its keys (`merge`), tested
+ *    before its pieces' filters, which are sparser (nodeFilter.ts). Not a new layout: a layout-8
+ *    reader leaves the field and tests every piece, as it did.
  */
 const DB_VERSION = 8
 
@@ -149,7 +152,7 @@ export class IndexedDbStore implements Store {
           if (oldVersion >= 3 && oldVersion < 8) {
             const segments = transaction.objectStore('segments')
             const [ids, filters] = await Promise.all([segments.getAllKeys(nodeSegmentKeys()) as Promise<string[]>, readFilters(segments)])
-            const filtered = new Set(filters.map(({ id }) => id))
+            const filtered = new Set(filters.flatMap(({ pieces }) => pieces.map(({ id }) => id)))
             const unfiltered = ids.filter((id) => !filtered.has(id))
             if (unfiltered.length > 0) await transaction.objectStore('meta').put(unfiltered, 'unfiltered')
           }
@@ -177,7 +180,7 @@ export class IndexedDbStore implements Store {
     // The node segments' index, read beside the load rather than after it: at 50,000 blocks its
     // ~2.6 MB of filters took ~45 ms, and a first state read that came before it waited for it.
     // Created now, before any commit's or merge's transaction: it reads the segments as loaded.
-    let index: Promise<NodeSegment[]> | undefined = this.readNodeIndex()
+    let index: Promise<NodeMerge[]> | undefined = this.readNodeIndex()
     index.catch(() => {}) // a failed read is tried again when a trie read needs it (indexLater)
     const [meta, keys, values, segmentIds, batches, batchKeys, blockNumbers, blocks, poolKeys, pool, settings, forkKeys, fork] = await Promise.all([
       tx.objectStore('meta').get('chain'),
@@ -259,14 +262,16 @@ export class IndexedDbStore implements Store {
   }
 
   /**
-   * The node segments' ids and key filters, as `SegmentedNodes.indexLater` reads them: those the
-   * filter records name, and those of layout 3, which have none (listed by the layout-8 upgrade).
+   * The node segments' ids and key filters by merge, as `SegmentedNodes.indexLater` reads them:
+   * those the filter records name, and those of layout 3, which have none (listed by the layout-8
+   * upgrade), each a merge of its own.
    */
-  private async readNodeIndex(): Promise<NodeSegment[]> {
+  private async readNodeIndex(): Promise<NodeMerge[]> {
     const tx = this.db.transaction(['segments', 'meta'], 'readonly')
     const [filtered, unfiltered] = await Promise.all([readFilters(tx.objectStore('segments')), tx.objectStore('meta').get('unfiltered') as Promise<string[] | undefined>])
     // Oldest first, as merged: the keys' digits sort so.
-    return [...filtered, ...(unfiltered ?? []).map((id) => ({ id }))].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    const first = ({ pieces }: NodeMerge) => pieces[0].id
+    return [...filtered, ...(unfiltered ?? []).map((id) => ({ pieces: [{ id }] }))].sort((a, b) => (first(a) < first(b) ? -1 : first(a) > first(b) ? 1 : 0))
   }
 
   /** Blocks 0 to `below` - 1 from the older segments, with the newer versions `load` read put over them. */
@@ -385,9 +390,11 @@ export class IndexedDbStore implements Store {
       nodePieces(batches, batchKeys).map(async (piece) => ({
         key: nodeSegmentKey(piece.firstKey),
         segment: await storedNodeSegment(piece.batches),
-        filter: NodeFilter.of(piece.batches),
+        filter: NodeFilter.of(piece.batches, PIECE_FILTER),
       })),
     )
+    // A read tests this before its pieces' filters: one test, not ~40, for a merge without its key.
+    const mergeFilter = pieces.length > 0 ? NodeFilter.of(batches, MERGE_FILTER) : undefined
 
     const tx = this.db.transaction(['meta', 'nodeBatches', 'blocks', 'segments'], 'readwrite', { durability: this.durability })
     await this.holdsLease(tx, tx.objectStore('meta').get('lease'))
@@ -405,6 +412,7 @@ export class IndexedDbStore implements Store {
     if (pieces.length > 0) {
       const filters: StoredFilters = {
         pieces: pieces.map((piece) => ({ segment: piece.key, filter: piece.filter.bits, probes: piece.filter.probes })),
+        merge: mergeFilter && { filter: mergeFilter.bits, probes: mergeFilter.probes },
       }
       void tx.objectStore('segments').add(filters, nodeFilterKey(batchKeys[0])).catch(() => {})
     }
@@ -412,7 +420,7 @@ export class IndexedDbStore implements Store {
     if (blockRange) void tx.objectStore('blocks').delete(blockRange).catch(() => {})
     await tx.done
     // The records merged are gone: the node reads their nodes from the segment from now on.
-    pieces.forEach((piece, i) => this.nodes.addSegment(piece.key, piece.filter, i === pieces.length - 1 ? batchKeys[batchKeys.length - 1] : undefined))
+    if (pieces.length > 0) this.nodes.addMerge({ pieces: pieces.map(({ key, filter }) => ({ id: key, filter })), filter: mergeFilter }, batchKeys[batchKeys.length - 1])
   }
 
   async wipe(): Promise<void> {
@@ -454,19 +462,26 @@ export class IndexedDbStore implements Store {
 /**
  * A merge's node filters as stored: layout 5 and before, one filter of the one node segment
  * under the same digits; layout 6, the filters of its pieces, each naming its segment, and since
- * layout 8 the probe count it was written with (4 when absent: nodeFilter.ts).
+ * layout 8 the probe count it was written with (4 when absent: nodeFilter.ts). Since merge
+ * filters, also one filter of all the merge's keys (`merge`): a field a reader that does not know
+ * it leaves, testing every piece's filter as before, so the layout stays 8.
  */
-type StoredFilters = { filter: Uint8Array } | { pieces: { segment: string; filter: Uint8Array; probes?: number }[] }
+type StoredFilters =
+  | { filter: Uint8Array }
+  | { pieces: { segment: string; filter: Uint8Array; probes?: number }[]; merge?: { filter: Uint8Array; probes: number } }
 
-/** Every node segment a filter record names, with its filter. */
-async function readFilters(segments: { getAllKeys(range: IDBKeyRange): Promise<unknown[]>; getAll(range: IDBKeyRange): Promise<unknown[]> }): Promise<NodeSegment[]> {
+/** Every merge a filter record names, with its pieces' filters and its own. */
+async function readFilters(segments: { getAllKeys(range: IDBKeyRange): Promise<unknown[]>; getAll(range: IDBKeyRange): Promise<unknown[]> }): Promise<NodeMerge[]> {
   const [keys, filters] = await Promise.all([segments.getAllKeys(nodeFilterKeys()) as Promise<string[]>, segments.getAll(nodeFilterKeys()) as Promise<StoredFilters[]>])
-  return keys.flatMap((key, i) => filtersOf(key, filters[i]))
+  return keys.map((key, i) => mergeOf(key, filters[i]))
 }
 
-function filtersOf(key: string, stored: StoredFilters): NodeSegment[] {
-  if ('pieces' in stored) return stored.pieces.map(({ segment, filter, probes }) => ({ id: segment, filter: new NodeFilter(filter, probes) }))
-  return [{ id: segmentOfFilter(key), filter: new NodeFilter(stored.filter) }]
+function mergeOf(key: string, stored: StoredFilters): NodeMerge {
+  if (!('pieces' in stored)) return { pieces: [{ id: segmentOfFilter(key), filter: new NodeFilter(stored.filter) }] }
+  return {
+    pieces: stored.pieces.map(({ segment, filter, probes }) => ({ id: segment, filter: new NodeFilter(filter, probes) })),
+    filter: stored.merge && new NodeFilter(stored.merge.filter, stored.merge.probes),
+  }
 }
 
 /** Raw bytes of trie nodes a node segment piece holds, at most (a per-commit record bigger than this is a piece of its own). */

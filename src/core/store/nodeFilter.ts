@@ -1,17 +1,22 @@
 import { walkPacked } from './packing.ts'
 
 /**
- * A Bloom filter of the keys of one node segment (segments.ts): which segments a trie read that
- * missed may find its node in, so a restored chain reads those, not every node it ever stored
- * (10,000 ERC-20 blocks: ~44 MB of nodes, seconds to read and inflate on this machine's class).
+ * A Bloom filter of the keys of one node segment (segments.ts), or of every segment of a merge:
+ * which segments a trie read that missed may find its node in, so a restored chain reads those,
+ * not every node it ever stored (10,000 ERC-20 blocks: ~44 MB of nodes, seconds to read and
+ * inflate on this machine's class).
  *
- * A read that reaches old nodes tests every segment's filter, newest first (~4,770 at 50,000
- * ERC-20 blocks), and each false positive costs a segment read and inflate (~1–2 ms in
- * Chromium): so the rate per filter must be far below 1/segments. 24 bits and 16 probes per key
- * let through ~1 in 100,000 keys not in the segment (at 50,000 blocks, ~0.05 wasted reads for a
- * node from genesis); the filters written before (16–32 bits, 4 probes: ~1 in 1,000) let ~10
- * through. Their bits are read with the probe count they were written with (`probes`, 4 when not
- * stored); the probe sequence is the same, so any count up to it is correct.
+ * A read that reaches old nodes tests a merge's filter for each merge, newest first (~100 at
+ * 50,000 ERC-20 blocks), and the filters of the pieces (~40) of those whose filter let it
+ * through. A merge's filter only saves tests, so it may let through ~1 key in 120 that it does
+ * not hold (10 bits and 7 probes a key: a read of a node from genesis at 100,000 blocks tests the
+ * pieces of ~2 merges in vain); a piece's filter saves a read and inflate (~1–2 ms in Chromium),
+ * so it lets through ~1 in 2,000 (16 bits, 11 probes: ~0.05 wasted reads for that node). Without
+ * merge filters (merges stored before them) every piece's filter was tested, ~4,700 at 50,000
+ * blocks (~2 ms in a worker just started, half the first state read), and each let ~1 in 100,000
+ * through (24 bits, 16 probes); the filters before those (16–32 bits, 4 probes) ~1 in 1,000.
+ * Each is read with the probe count it was written with (`probes`, 4 when not stored); the probe
+ * sequence is the same, so any count up to it is correct.
  *
  * Trie keys are keccak hashes already, so the probes are taken from the key's own bytes (its
  * first and last words, so that keys differing at either end differ); other keys (text:
@@ -27,10 +32,10 @@ export class NodeFilter {
     this.size = bits.length * 8
   }
 
-  /** A filter of every key of these packed records. */
-  static of(records: Uint8Array[]): NodeFilter {
+  /** A filter of every key of these packed records, as dense as `density` says. */
+  static of(records: Uint8Array[], { bitsPerKey, probes }: FilterDensity): NodeFilter {
     const keys = records.reduce((count, record) => count + walkPacked(record), 0)
-    const filter = new NodeFilter(new Uint8Array(Math.max(16, Math.ceil((keys * BITS_PER_KEY) / 8))), PROBES)
+    const filter = new NodeFilter(new Uint8Array(Math.max(16, Math.ceil((keys * bitsPerKey) / 8))), probes)
     for (const record of records) {
       walkPacked(record, (keyOffset, textKey) => filter.add(textKey === undefined ? probesOfBytes(record, keyOffset) : probesOfText(textKey)))
     }
@@ -63,8 +68,16 @@ export class NodeFilter {
   }
 }
 
-const BITS_PER_KEY = 24
-const PROBES = 16
+/** Bits a key and probes: the rate of keys a filter lets through that it does not hold. */
+export interface FilterDensity {
+  bitsPerKey: number
+  probes: number
+}
+
+/** A piece's filter: ~1 in 2,000 let through (a wasted segment read each). */
+export const PIECE_FILTER: FilterDensity = { bitsPerKey: 16, probes: 11 }
+/** A merge's filter: ~1 in 120 let through (its pieces' filters tested in vain). */
+export const MERGE_FILTER: FilterDensity = { bitsPerKey: 10, probes: 7 }
 /** The probes of the filters stored without a count. */
 const LEGACY_PROBES = 4
 

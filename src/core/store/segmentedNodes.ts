@@ -16,22 +16,32 @@ export interface NodeSegment {
 }
 
 /**
+ * The node segments one merge wrote (its pieces, oldest first) and a filter of all their keys
+ * (none: a merge stored before merge filters, any of whose pieces may hold any key).
+ */
+export interface NodeMerge {
+  pieces: NodeSegment[]
+  filter?: NodeFilter
+}
+
+/**
  * The trie nodes of the IndexedDB store as the node reads them (issue 21: not all in memory):
  *
  * - the records of the commits since the last merge, which the store keeps in memory as well
  *   (NodeArchive: a few hundred records at most, until the next merge makes them a segment);
- * - the node segments, each with its key filter: a read that misses the records reads the
- *   segments, newest first, whose filter may hold its key (a segment without a filter, from
- *   layout 3, always may), keeping the last few read;
+ * - the node segments, each with its key filter, grouped by the merge that wrote them, each merge
+ *   with a filter of its keys: a read that misses the records reads the segments, newest first,
+ *   whose filter and whose merge's filter may hold its key (a segment or merge without a filter
+ *   always may), keeping the last few read;
  * - the nodes of the first layouts, read at load (`older`).
  */
 export class SegmentedNodes implements NodeSource {
   private recent = new NodeArchive(false)
   private recentRecords: { key: number; packed: Uint8Array }[] = []
   /** Newest last. */
-  private readonly segments: NodeSegment[] = []
+  private readonly merges: NodeMerge[] = []
   /** Reads the segments a load found (`indexLater`), until they are known. */
-  private indexing: (() => Promise<NodeSegment[]>) | undefined
+  private indexing: (() => Promise<NodeMerge[]>) | undefined
   private indexed: Promise<void> | undefined
   private readonly read = new Map<string, { nodes: Promise<PackedNodes>; bytes: number }>()
   private cachedBytes = 0
@@ -66,15 +76,15 @@ export class SegmentedNodes implements NodeSource {
    * load); a read that reaches the segments waits for it, and a failed one is made again by the
    * next such read.
    */
-  indexLater(read: () => Promise<NodeSegment[]>): void {
+  indexLater(read: () => Promise<NodeMerge[]>): void {
     this.indexing = read
     this.indexed = undefined
     this.segmentIndex()?.catch(() => {})
   }
 
-  /** A node segment stored (merged from the records up to `lastKey`, now gone from the store). */
-  addSegment(id: string, filter: NodeFilter | undefined, lastKey?: number): void {
-    this.segments.push({ id, filter })
+  /** A merge's node segments stored (merged from the records up to `lastKey`, now gone from the store). */
+  addMerge(merge: NodeMerge, lastKey?: number): void {
+    this.merges.push(merge)
     if (lastKey === undefined) return
     this.recentRecords = this.recentRecords.filter(({ key }) => key > lastKey)
     this.recent = new NodeArchive(false)
@@ -98,14 +108,18 @@ export class SegmentedNodes implements NodeSource {
     const found = this.older?.get(key) ?? (await this.recent.get(key))
     if (found !== undefined) return found
     await this.segmentIndex()
-    if (this.segments.length === 0) return undefined
+    if (this.merges.length === 0) return undefined
     const probes = probesOf(key)
-    const segments = this.segments
-    for (let i = segments.length - 1; i >= 0; i--) {
-      const { id, filter } = segments[i]
-      if (filter && !filter.mayHoldProbes(probes)) continue
-      const value = (await this.segment(id)).get(key)
-      if (value !== undefined) return value.slice() // a view would keep the whole segment alive
+    const merges = this.merges
+    for (let m = merges.length - 1; m >= 0; m--) {
+      const { pieces, filter: keysOfMerge } = merges[m]
+      if (keysOfMerge && !keysOfMerge.mayHoldProbes(probes)) continue
+      for (let i = pieces.length - 1; i >= 0; i--) {
+        const { id, filter } = pieces[i]
+        if (filter && !filter.mayHoldProbes(probes)) continue
+        const value = (await this.segment(id)).get(key)
+        if (value !== undefined) return value.slice() // a view would keep the whole segment alive
+      }
     }
     return undefined
   }
@@ -115,7 +129,7 @@ export class SegmentedNodes implements NodeSource {
     this.indexed = undefined
     this.recent = new NodeArchive(false)
     this.recentRecords = []
-    this.segments.length = 0
+    this.merges.length = 0
     this.read.clear()
     this.cachedBytes = 0
     this.older = undefined
@@ -129,8 +143,8 @@ export class SegmentedNodes implements NodeSource {
       (found) => {
         if (this.indexing !== read) return // cleared meanwhile
         // Older than any merged since: before them, each once.
-        const known = new Set(this.segments.map(({ id }) => id))
-        this.segments.unshift(...found.filter(({ id }) => !known.has(id)))
+        const known = new Set(this.merges.map(({ pieces }) => pieces[0].id))
+        this.merges.unshift(...found.filter(({ pieces }) => !known.has(pieces[0].id)))
         this.indexing = undefined
       },
       (error: unknown) => {

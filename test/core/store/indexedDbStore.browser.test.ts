@@ -8,6 +8,7 @@ import { startNode } from '../../../src/client/index.ts'
 import { SCHEMA_VERSION } from '../../../src/core/index.ts'
 import { RLP } from '@ethereumjs/rlp'
 import { IndexedDbStore } from '../../../src/core/store/indexedDbStore.ts'
+import { MERGE_FILTER, PIECE_FILTER } from '../../../src/core/store/nodeFilter.ts'
 import { packZeros, walkPacked } from '../../../src/core/store/packing.ts'
 import { bytesToHex } from '../../../src/core/hexText.ts'
 import { encodeSegment, readSegment, type StoredSegment } from '../../../src/core/store/segments.ts'
@@ -313,11 +314,18 @@ test('a reopened chain reads the node segment that holds a trie node it needs, n
   const { answers } = await mergedChain(name, 2)
   const db = await openDB(name)
   const keys = await db.getAllKeys('segments')
-  db.close()
   const nodeSegments = keys.filter((key) => typeof key === 'string' && key.startsWith('n'))
   expect(nodeSegments.length).toBeGreaterThanOrEqual(2)
-  // One record of filters per merge (two), naming its pieces.
-  expect(keys.filter((key) => typeof key === 'string' && key.startsWith('f'))).toHaveLength(2)
+  // One record of filters per merge (two), naming its pieces, with a filter of all its keys.
+  const filterKeys = keys.filter((key) => typeof key === 'string' && key.startsWith('f'))
+  expect(filterKeys).toHaveLength(2)
+  for (const key of filterKeys) {
+    const { pieces, merge } = (await db.get('segments', key)) as { pieces: { probes: number }[]; merge: { filter: Uint8Array; probes: number } }
+    expect(pieces.every(({ probes }) => probes === PIECE_FILTER.probes)).toBe(true)
+    expect(merge.probes).toBe(MERGE_FILTER.probes)
+    expect(merge.filter.length).toBeGreaterThan(0)
+  }
+  db.close()
 
   const store = await IndexedDbStore.open(name)
   try {
