@@ -53,7 +53,8 @@ import type { ChainCommit, ChainMeta, OlderBlocks, PersistedChain, Store } from 
  *    the probe count; the filters before are read as written. A layout-7 reader would misread them.
  *    Since then, a merge's filter record also holds a filter of all its keys (`merge`), tested
  *    before its pieces' filters, which are sparser (nodeFilter.ts). Not a new layout: a layout-8
- *    reader leaves the field and tests every piece, as it did.
+ *    reader leaves the field and tests every piece, as it did (reading, through the sparser
+ *    filters, a few more pieces in vain).
  */
 const DB_VERSION = 8
 
