@@ -394,7 +394,7 @@ export class IndexedDbStore implements Store {
         filter: NodeFilter.of(piece.batches, PIECE_FILTER),
       })),
     )
-    // A read tests this before its pieces' filters: one test, not ~40, for a merge without its key.
+    // A read tests this before its pieces' filters: one test, not ~25, for a merge without its key.
     const mergeFilter = pieces.length > 0 ? NodeFilter.of(batches, MERGE_FILTER) : undefined
 
     const tx = this.db.transaction(['meta', 'nodeBatches', 'blocks', 'segments'], 'readwrite', { durability: this.durability })

@@ -6,14 +6,14 @@ import { walkPacked } from './packing.ts'
  * not every node it ever stored (10,000 ERC-20 blocks: ~44 MB of nodes, seconds to read and
  * inflate on this machine's class).
  *
- * A read that reaches old nodes tests a merge's filter for each merge, newest first (~100 at
- * 50,000 ERC-20 blocks), and the filters of the pieces (~40) of those whose filter let it
+ * A read that reaches old nodes tests a merge's filter for each merge, newest first (~160 at
+ * 50,000 ERC-20 blocks), and the filters of the pieces (~25) of those whose filter let it
  * through. A merge's filter only saves tests, so it may let through ~1 key in 120 that it does
  * not hold (10 bits and 7 probes a key: a read of a node from genesis at 100,000 blocks tests the
- * pieces of ~2 merges in vain); a piece's filter saves a read and inflate (~1–2 ms in Chromium),
+ * pieces of ~3 merges in vain); a piece's filter saves a read and inflate (~1–2 ms in Chromium),
  * so it lets through ~1 in 2,000 (16 bits, 11 probes: ~0.05 wasted reads for that node). Without
  * merge filters (merges stored before them) every piece's filter was tested, ~3,900 at 50,000
- * blocks (~2 ms in a worker just started, half the first state read), and each let ~1 in 100,000
+ * blocks (~2 ms, in a worker just started, of a ~10 ms first state read), and each let ~1 in 100,000
  * through (24 bits, 16 probes); the filters before those (16–32 bits, 4 probes) ~1 in 1,000.
  * Each is read with the probe count it was written with (`probes`, 4 when not stored); the probe
  * sequence is the same, so any count up to it is correct.
