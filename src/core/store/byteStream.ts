@@ -1,3 +1,11 @@
+/**
+ * The big-endian 32-bit word at `offset`, as a signed int32: a key's first bytes as its hash
+ * (trie keys are keccak hashes already) in the store's tables and filters.
+ */
+export function wordAt(bytes: Uint8Array, offset: number): number {
+  return (bytes[offset] << 24) | (bytes[offset + 1] << 16) | (bytes[offset + 2] << 8) | bytes[offset + 3]
+}
+
 /** Bytes and LEB128 varints written to a growing buffer and read back: the store's encodings (packing.ts, segments.ts). */
 export class ByteWriter {
   private buffer: Uint8Array

@@ -1,3 +1,4 @@
+import { wordAt } from './byteStream.ts'
 import { deflate, inflate } from './deflate.ts'
 import { KIND_HEX, KIND_TEXT, hexKeyBytes, walkPacked } from './packing.ts'
 import { SpillFile } from './spillFile.ts'
@@ -210,12 +211,12 @@ function keyBytes(key: string): PackedKey {
 
 /** A hex key's first four bytes (keys are hashes already), a text key's FNV-1a. */
 function hashOfKey(key: PackedKey): number {
-  return 'hex' in key ? firstWord(key.hex, 0) : fnv1a(key.text, 0, key.text.length)
+  return 'hex' in key ? wordAt(key.hex, 0) : fnv1a(key.text, 0, key.text.length)
 }
 
 /** The hash of the key of the packed entry at `offset` (its kind byte). */
 function hashAt(bytes: Uint8Array, offset: number): number {
-  if (bytes[offset] === KIND_HEX) return firstWord(bytes, offset + 1)
+  if (bytes[offset] === KIND_HEX) return wordAt(bytes, offset + 1)
   const { value: length, next } = varintAt(bytes, offset + 1)
   return fnv1a(bytes, next, next + length)
 }
@@ -241,10 +242,6 @@ function valueIfKey(bytes: Uint8Array, offset: number, wanted: PackedKey): Uint8
 function sameBytes(bytes: Uint8Array, offset: number, wanted: Uint8Array): boolean {
   for (let i = 0; i < wanted.length; i++) if (bytes[offset + i] !== wanted[i]) return false
   return true
-}
-
-function firstWord(bytes: Uint8Array, offset: number): number {
-  return (bytes[offset] << 24) | (bytes[offset + 1] << 16) | (bytes[offset + 2] << 8) | bytes[offset + 3]
 }
 
 function fnv1a(bytes: Uint8Array, start: number, end: number): number {

@@ -1,3 +1,4 @@
+import { wordAt } from './byteStream.ts'
 import { walkPacked } from './packing.ts'
 
 /**
@@ -96,7 +97,7 @@ export function probesOf(key: string): Probes {
 const HEX64 = /^[0-9a-f]{64}$/
 
 function probesOfBytes(record: Uint8Array, offset: number): Probes {
-  const word = (at: number) => (record[offset + at * 4] << 24) | (record[offset + at * 4 + 1] << 16) | (record[offset + at * 4 + 2] << 8) | record[offset + at * 4 + 3]
+  const word = (at: number) => wordAt(record, offset + at * 4)
   return [(word(0) ^ word(7)) >>> 0, ((word(1) ^ word(6)) | 1) >>> 0]
 }
 

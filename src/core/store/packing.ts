@@ -8,7 +8,7 @@
  *   stored.
  */
 
-import { ByteReader, ByteWriter } from './byteStream.ts'
+import { ByteReader, ByteWriter, wordAt } from './byteStream.ts'
 
 export const KIND_HEX = 0
 export const KIND_TEXT = 1
@@ -192,7 +192,7 @@ export class PackedNodes {
   /** The slot holding the key at `bytes[offset..+32]`, or ~(the free slot where it would go). */
   private find(bytes: Uint8Array, offset: number): number {
     // Keys are hashes: their first four bytes are as good a hash as any.
-    let slot = ((bytes[offset] << 24) | (bytes[offset + 1] << 16) | (bytes[offset + 2] << 8) | bytes[offset + 3]) & this.mask
+    let slot = wordAt(bytes, offset) & this.mask
     for (;;) {
       const recordIndex = this.slotRecord[slot]
       if (recordIndex === 0) return ~slot

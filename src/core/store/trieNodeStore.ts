@@ -3,6 +3,7 @@ import { ChainStoreError } from '../errors.ts'
 import { bytesToHex } from '../hexText.ts'
 import type { NodeSource } from './store.ts'
 import { forEachNamedNode } from './trieNodeRefs.ts'
+import { wordAt } from './byteStream.ts'
 
 /**
  * The state trie's node database: every trie node and every contract code, content-addressed and
@@ -127,10 +128,9 @@ export class TrieNodeStore implements DB<string, Uint8Array> {
     // A branch names up to 16 nodes, nearly all older than the flush: the first four bytes of a
     // hash tell most of those apart before its hex is made.
     const heads = new Set<number>()
-    for (const key of tracked.keys()) heads.add(Number.parseInt(key.slice(0, 8), 16))
+    for (const key of tracked.keys()) heads.add(Number.parseInt(key.slice(0, 8), 16) | 0)
     const visit = (bytes: Uint8Array, start: number, accountTrie: boolean) => {
-      const head = ((bytes[start] << 24) | (bytes[start + 1] << 16) | (bytes[start + 2] << 8) | bytes[start + 3]) >>> 0
-      if (heads.has(head)) pending.push([bytesToHex(bytes.subarray(start, start + 32)).slice(2), accountTrie])
+      if (heads.has(wordAt(bytes, start))) pending.push([bytesToHex(bytes.subarray(start, start + 32)).slice(2), accountTrie])
     }
     for (let next = pending.pop(); next; next = pending.pop()) {
       const [key, accountTrie] = next
