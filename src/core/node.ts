@@ -37,7 +37,7 @@ import { restoreSettings, rollBackSettings, SettingsEncoder } from './dev/persis
 import { EphemeralStore } from './store/memoryStore.ts'
 import { SCHEMA_VERSION, type OlderBlocks, type PersistedChain, type Store } from './store/store.ts'
 import { TrieNodeStore } from './store/trieNodeStore.ts'
-import { servedAtHead } from './rpc/servedAtHead.ts'
+import { servedByTail } from './rpc/servedByTail.ts'
 import type { ForkPoint, ForkState } from './fork/forkState.ts'
 
 export interface RequestArguments {
@@ -190,7 +190,7 @@ export class Node {
     if (this.closed) throw new ServerError('the node is closed')
     const spec = Object.hasOwn(methods, method) ? methods[method] : undefined
     if (!spec) throw new MethodNotFoundError(method)
-    if (this.restoring && !servedAtHead(method, params)) await this.olderBlocks()
+    if (this.restoring && !servedByTail(this.chain, method, params)) await this.olderBlocks()
     // A fork's history up to its fork block is the upstream's (fork/history.ts).
     const history = this.fork?.history
     return this.run(method, params, () => (history ? history.answer(this, method, params, (local) => spec.call(this, local)) : spec.call(this, params)))
@@ -204,12 +204,16 @@ export class Node {
 
   /**
    * Restores the older blocks of a chain whose store handed the last ones only (a long chain's
-   * warm start: issue 21), after the first calls. Meanwhile the miner waits (its lock is held from
-   * now on), and only calls answered at the head run (rpc/servedAtHead.ts); the others wait, and
-   * fail with the store's error should the older blocks be unreadable.
+   * warm start: issue 21), after the first calls. Meanwhile only the calls those last blocks can
+   * answer run (rpc/servedByTail.ts), and the miner mines on them if it can (chain.mineable),
+   * else waits; the other calls wait, and fail with the store's error should the older blocks be
+   * unreadable.
    */
   restoreOlderBlocks(read: () => Promise<OlderBlocks>, restore: (older: OlderBlocks) => void): void {
-    const locked = this.miner.lock.acquire()
+    // A chain whose last blocks can take the next one mines meanwhile: the miner waits only while
+    // the chain is rebuilt with them (chain.mineable).
+    const minesMeanwhile = this.chain.mineable
+    const locked = minesMeanwhile ? Promise.resolve() : this.miner.lock.acquire()
     // Not at once: reading and indexing tens of thousands of blocks would delay the first calls
     // at the head (the bench's first state read after a warm start); a call that needs them
     // starts it at once.
@@ -222,13 +226,21 @@ export class Node {
     }
     const restoring = (async () => {
       await locked
+      let held = !minesMeanwhile
       try {
         await due
         // A node closed meanwhile needs none of it.
-        if (!this.closed) restore(await read())
+        const older = this.closed ? undefined : await read()
+        if (!held) {
+          await this.miner.lock.acquire()
+          held = true
+        }
+        if (older && !this.closed) restore(older)
         this.miner.lock.release()
       } catch (error) {
-        // The miner's lock stays held: a chain without its older blocks has no batches to mine in.
+        // The miner's lock stays held (taken once its block is done, if it was mining): a store
+        // that lost older blocks is not mined on, as a chain without any batch could not be.
+        if (!held) void this.miner.lock.acquire()
         this.olderUnreadable = true
         throw error instanceof RpcError ? error : new ChainStoreError(`the stored chain's older blocks could not be read: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
       } finally {
@@ -371,10 +383,14 @@ export class Node {
   async admit(signed: SignedTransaction): Promise<void> {
     checkCreationBytecode(signed)
     const paymaster = signed.eip712?.paymaster?.address
+    const account = await this.miner.headAccount(signed.from)
+    // A restarted chain holding its last blocks only knows a transaction mined below them once
+    // the older blocks came: answered "already known", as on the whole chain, not "nonce too low".
+    if (this.chain.partial && signed.tx.nonce < (account?.nonce ?? 0n)) await this.olderBlocks()
     checkAdmission(signed, {
       pool: this.pool,
       isMined: (hash) => this.chain.hasTransaction(hash as PrefixedHexString),
-      account: await this.miner.headAccount(signed.from),
+      account,
       baseFeePerGas: this.params.baseFee(),
       minGasPrice: this.params.minGasPrice,
       blockGasLimit: this.params.gasLimit,
@@ -522,12 +538,15 @@ export async function createNode(options: NodeConfig = {}): Promise<Node> {
     writer.restored(chain.tip.number, persisted.settings)
     if (persisted.older) node.restoreOlderBlocks(persisted.older, (older) => restoreOlder(persisted, older, chain, storedBlock))
     if (node.mining.automine && node.pool.size > 0) {
-      // Mining needs the older blocks (the miner waits for them): read them now, not when due.
-      try {
-        await node.olderBlocks()
-      } catch (error) {
-        await node.close()
-        throw error
+      // Mining on last blocks that cannot take the next one needs the older blocks (the miner
+      // waits for them): read them now, not when due.
+      if (!chain.mineable) {
+        try {
+          await node.olderBlocks()
+        } catch (error) {
+          await node.close()
+          throw error
+        }
       }
       await mineRestoredPool(node)
     }
@@ -586,6 +605,7 @@ function restoreChain(persisted: PersistedChain, chain: Chain, chainId: number, 
   chain.restore(
     blocks.map((bytes, i) => storedBlock(bytes, blockHashes?.[i], firstBlock + i)),
     firstBlock,
+    meta.genesisHash as PrefixedHexString,
   )
   indexInBackground(chain)
   if (firstBlock === 0) checkGenesis(chain, meta.genesisHash)

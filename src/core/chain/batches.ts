@@ -77,6 +77,23 @@ export class BatchIndex {
   /** The last batch whose sealing block is stored (the genesis block's first). */
   private storedSealed = 0n
 
+  /**
+   * `from`: an index of the batches from `from` on only, those below it sealed and stored (a
+   * restarted chain's last blocks, before the older ones come: Chain.restore). Without it, the
+   * index starts at the first block added, whose batch is sealed (a genesis block's).
+   */
+  constructor(private readonly from?: bigint) {
+    if (from !== undefined) {
+      this.firstNumber = from
+      this.storedSealed = from - 1n
+    }
+  }
+
+  /** What `storedSealed` is while no batch is held. */
+  private get noneSealed(): bigint {
+    return this.from === undefined ? this.firstNumber : this.from - 1n
+  }
+
   get last(): BatchRecord {
     return this.batches[this.batches.length - 1]
   }
@@ -87,9 +104,18 @@ export class BatchIndex {
     return last && !last.sealed ? last : undefined
   }
 
-  /** The last sealed batch as stored (batch 0, the genesis block's, is sealed from the start). */
+  /**
+   * The last sealed batch as stored (batch 0, the genesis block's, is sealed from the start).
+   * An index from a restarted chain's last blocks may not hold it: what reads it is served once
+   * the older blocks came (rpc/servedByTail.ts).
+   */
   get lastSealed(): BatchRecord {
     return this.batches[Number(this.storedSealed - this.firstNumber)]
+  }
+
+  /** The number of the last batch whose sealing block is stored. */
+  get storedSealedNumber(): bigint {
+    return this.storedSealed
   }
 
   /** Batch `number` if readers may see it sealed (its sealing block is stored). */
@@ -118,14 +144,14 @@ export class BatchIndex {
   placementFor(timestamp: bigint): BatchPlacement {
     const open = this.open
     if (open) return { number: open.number, timestamp: open.timestamp, txOffset: open.txCount, blocks: Number(open.lastBlock - open.firstBlock) + 2 }
-    return { number: this.last ? this.last.number + 1n : 0n, timestamp, txOffset: 0, blocks: 1 }
+    return { number: this.last ? this.last.number + 1n : this.firstNumber, timestamp, txOffset: 0, blocks: 1 }
   }
 
   /** Adds an appended block (`blocksOf` lists a batch's blocks, to flag them on a seal). */
   add(block: BlockRecord, blocksOf: (batch: BatchRecord) => Iterable<BlockRecord>): void {
     let batch = this.open
     if (!batch || batch.number !== block.l1BatchNumber) {
-      if (this.batches.length === 0) this.firstNumber = this.storedSealed = block.l1BatchNumber
+      if (this.batches.length === 0 && this.from === undefined) this.firstNumber = this.storedSealed = block.l1BatchNumber
       const expected = this.last ? this.last.number + 1n : this.firstNumber
       if (batch || block.l1BatchNumber !== expected) {
         throw new Error(`block ${block.number} is in batch ${block.l1BatchNumber}, but the next batch is ${batch?.number ?? expected}`)
@@ -151,7 +177,7 @@ export class BatchIndex {
   truncate(number: bigint, blocksOf: (batch: BatchRecord) => Iterable<BlockRecord>): void {
     while (this.batches.length > 0 && this.last.firstBlock > number) this.batches.pop()
     const last = this.last
-    if (!last) this.storedSealed = this.firstNumber
+    if (!last) this.storedSealed = this.noneSealed
     if (!last || last.lastBlock <= number) return this.clampStoredSealed()
     last.lastBlock = number
     let txCount = 0
@@ -171,7 +197,7 @@ export class BatchIndex {
     const last = this.last
     if (!last) return
     const lastSealed = last.sealed ? last.number : last.number - 1n
-    if (this.storedSealed > lastSealed) this.storedSealed = lastSealed < this.firstNumber ? this.firstNumber : lastSealed
+    if (this.storedSealed > lastSealed) this.storedSealed = lastSealed < this.noneSealed ? this.noneSealed : lastSealed
   }
 
   /** Sealed or open again (a truncation); the blocks show it once the seal is stored (`publishSealed`). */

@@ -12,6 +12,15 @@ import { StoredBlock, transactionHashesOf } from './storedBlock.ts'
 // startup chunk in two (+5 KB gzip). So they live in blockRef.ts.
 export { BLOCK_TAGS, isPending, type BlockRef, type BlockTag } from './blockRef.ts'
 
+/** The blocks below the next one whose hashes BLOCKHASH reads. */
+const BLOCKHASH_WINDOW = 256
+
+/** The last sealed batch `batches` holds (every block of it stored), if any. */
+function lastSealedOf(batches: BatchIndex): bigint | undefined {
+  const last = batches.last
+  return last && (last.sealed ? last.number : last.number - 1n)
+}
+
 /**
  * The canonical chain held in memory: blocks by number and hash, transactions by hash. Every
  * read on the hot path is served from here; the store is only written to. It starts empty and
@@ -38,11 +47,18 @@ export class Chain {
   private readonly txs = new Map<PrefixedHexString, { block: BlockRecord; index: number }>()
   private batches = new BatchIndex()
   /**
+   * Whether `batches` follows the blocks appended: always, but on a restarted chain whose last
+   * blocks hold no batch's start (its open batch began below them), until the older blocks come.
+   */
+  private batchesHeld = true
+  /**
    * The first block held, while a start that restored the last blocks only waits for the older
-   * ones (`restoreOlder`): until then the chain answers at its head only (Node.request holds
-   * other calls back), and has no batches.
+   * ones (`restoreOlder`): until then the chain answers from those blocks only (Node.request
+   * holds other calls back), and its batches are those that begin in them (`indexTailBatches`).
    */
   private partialFrom = 0
+  /** A partial chain's genesis hash, as its store recorded it. */
+  private heldGenesisHash: PrefixedHexString | undefined
   /**
    * Blocks restored from the store that are not in `byHash` and `txs` yet (`from` up to `to`):
    * a start answers before indexing 10,000 blocks' hashes, which happens in the background or
@@ -66,9 +82,14 @@ export class Chain {
     return BigInt(this.firstNumber)
   }
 
-  /** The chain's first block. */
+  /** The chain's first block (not held yet by a partial chain: `genesisHash`). */
   get genesis(): BlockRecord {
     return this.blocks[0]
+  }
+
+  /** The first block's hash, which a partial chain has from its store. */
+  get genesisHash(): PrefixedHexString {
+    return this.blocks[0]?.hash ?? this.heldGenesisHash!
   }
 
   /** Numbers the chain from `first` (a new node, a reset onto a fork): only while it is empty. */
@@ -177,17 +198,42 @@ export class Chain {
    * the position of the first one (its number less the chain's first number), when the older
    * ones come later (`restoreOlder`).
    */
-  restore(blocks: Iterable<StoredBlock>, first = 0): void {
+  restore(blocks: Iterable<StoredBlock>, first = 0, genesisHash?: PrefixedHexString): void {
     if (first > 0) {
       this.blocks.length = first
       this.partialFrom = first
+      this.batchesHeld = false
+      this.heldGenesisHash = genesisHash
     }
+    this.extendRestored(blocks)
+    if (first > 0) this.indexTailBatches()
+    // Stored, so published, and so are the batches they seal.
+    this.publish(BigInt(this.blocks.length - 1 + this.firstNumber), lastSealedOf(this.batches))
+  }
+
+  /** Appends restored blocks, to be indexed by hash later (`unindexed`). */
+  private extendRestored(blocks: Iterable<BlockRecord>): void {
     const from = this.unindexed?.from ?? this.blocks.length
     for (const block of blocks) this.extend(block)
-    // Stored, so published, and so are the batches they seal.
-    const last = this.batches.last
-    this.publish(BigInt(this.blocks.length - 1 + this.firstNumber), last && (last.sealed ? last.number : last.number - 1n))
     if (this.blocks.length > from) this.unindexed = { from, to: this.blocks.length }
+  }
+
+  /**
+   * A restarted chain's last blocks are indexed in batches from the first batch that begins in
+   * them, so that the miner places and seals blocks before the older blocks come: blocks before
+   * it belong to a batch sealed and stored (the next one began, or the tip sealed it). When the
+   * open batch began below them (batches sealed by age, or many blocks each), it waits for them.
+   */
+  private indexTailBatches(): void {
+    const tail = this.blocks.slice(this.partialFrom)
+    const tip = tail[tail.length - 1]
+    const begins = tail.findIndex((block, i) => i > 0 && block.l1BatchNumber !== tail[i - 1].l1BatchNumber)
+    if (begins < 0 && !tip.sealsBatch) return
+    const lead = begins < 0 ? tail.length : begins
+    this.batches = new BatchIndex(begins < 0 ? tip.l1BatchNumber + 1n : tail[begins].l1BatchNumber)
+    for (let i = 0; i < lead; i++) tail[i].batchSealed = true
+    for (let i = lead; i < tail.length; i++) this.batches.add(tail[i], (batch) => this.batchBlocks(batch))
+    this.batchesHeld = true
   }
 
   /** Whether the chain holds only its last blocks yet (a start that restores the older ones after). */
@@ -195,22 +241,42 @@ export class Chain {
     return this.partialFrom > 0
   }
 
+  /** The first block a partial chain holds (the chain's first otherwise). */
+  get firstHeld(): bigint {
+    return BigInt(this.partialFrom + this.firstNumber)
+  }
+
+  /**
+   * Whether the miner can add blocks now: always, but on a partial chain whose last blocks hold
+   * no batch's start, or fewer than the 256 blocks BLOCKHASH reaches (the miner waits for the
+   * older blocks then).
+   */
+  get mineable(): boolean {
+    return !this.partial || (this.batchesHeld && this.blocks.length - this.partialFrom >= BLOCKHASH_WINDOW)
+  }
+
   /**
    * The older blocks of a chain restored partially have come: the chain is rebuilt whole, the
-   * last blocks as they were (nothing was mined meanwhile: the miner waited).
+   * last blocks as they were, and those mined since on them (published as they were: the
+   * writer may be storing the newest).
    */
   restoreOlder(older: StoredBlock[]): void {
-    const last = this.blocks.slice(this.partialFrom) as StoredBlock[]
+    const last = this.blocks.slice(this.partialFrom)
+    const head = this.head.number
+    // Without batches (the miner waited), every batch its blocks seal is stored.
+    const sealedStored = this.batchesHeld ? this.batches.storedSealedNumber : undefined
     this.blocks = []
     this.published = -1
     this.partialFrom = 0
+    this.batchesHeld = true
     this.byHash.clear()
     this.txs.clear()
     this.bytecodes.clear()
     this.batches = new BatchIndex()
     this.senders = new SenderIndex()
     this.unindexed = undefined
-    this.restore([...older, ...last])
+    this.extendRestored([...older, ...last])
+    this.publish(head, sealedStored ?? lastSealedOf(this.batches))
   }
 
   /**
@@ -246,8 +312,7 @@ export class Chain {
         })
       }
     }
-    // A partial chain has no batches: they are made from block 0 up, once the older blocks come.
-    if (this.partialFrom === 0) this.batches.add(block, (batch) => this.batchBlocks(batch))
+    if (this.batchesHeld) this.batches.add(block, (batch) => this.batchBlocks(batch))
   }
 
   /**

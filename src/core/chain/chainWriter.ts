@@ -97,7 +97,7 @@ export class ChainWriter {
    * genesis is the fork block (Chain.first).
    */
   meta(head: bigint = this.chain.tip.number): ChainMeta {
-    return { schemaVersion: SCHEMA_VERSION, chainId: this.chainId, genesisHash: this.chain.genesis.hash, headNumber: head - this.chain.first }
+    return { schemaVersion: SCHEMA_VERSION, chainId: this.chainId, genesisHash: this.chain.genesisHash, headNumber: head - this.chain.first }
   }
 
   /**

@@ -173,3 +173,92 @@ test('a chain restored from its last blocks with executable transactions in its 
   expect(Number(receipt.blockNumber)).toBe(head + 1)
   expect(receipt.l1BatchNumber).not.toBeNull()
 })
+
+/** A chain of a token's transfer, then `blocks` empty blocks, closed; what the restart must find again. */
+async function longChain(store: MemoryStore, blocks: number, config = {}) {
+  const first = await open(store, config)
+  const wallet = devWallet(first)
+  const token = await deploy(wallet, 'Token', 'Kept', 'K', 1000n)
+  const earlyRaw = await wallet.signTransaction(await wallet.populateTransaction({ to: DEV[2].address, value: 1n }))
+  const earlyHash = await rpc(first)<string>('eth_sendRawTransaction', earlyRaw)
+  const early = await wallet.provider!.getTransactionReceipt(earlyHash)
+  await rpc(first)('anvil_mine', `0x${blocks.toString(16)}`)
+  const before = rpc(first)
+  const seen = {
+    head: await before<{ number: string; hash: string; l1BatchNumber: string }>('eth_getBlockByNumber', 'latest', false),
+    early: await before('eth_getTransactionReceipt', early!.hash),
+    logs: await before('eth_getLogs', { fromBlock: '0x0' }),
+  }
+  await first.close()
+  return { token, early: early!, earlyRaw, seen }
+}
+
+test('a chain restored from its last blocks mines on them before the older blocks come, and is whole after', async () => {
+  // More than the 256 blocks BLOCKHASH reaches; every block seals its batch (the default).
+  const store = new TailFirstStore(300)
+  const { early, seen } = await longChain(store, 300)
+  const second = await open(store)
+  const after = rpc(second)
+  const sent = await (await devWallet(second).sendTransaction({ to: DEV[1].address, value: 7n })).wait()
+  // Mined, and answered (its receipt, its block, the head by number), from the last blocks alone.
+  expect(store.olderRead).toBe(false)
+  expect(sent!.blockNumber).toBe(Number(seen.head.number) + 1)
+  const receipt = await after<{ blockHash: string; l1BatchNumber: string | null }>('eth_getTransactionReceipt', sent!.hash)
+  const block = await after<{ parentHash: string; l1BatchNumber: string | null }>('eth_getBlockByNumber', 'latest', false)
+  expect(block.parentHash).toBe(seen.head.hash)
+  expect(receipt.blockHash).toBe(sent!.blockHash)
+  // Its batch follows the last one stored, and is sealed as it would be on the whole chain.
+  expect(block.l1BatchNumber).toBe(`0x${(BigInt(seen.head.l1BatchNumber) + 1n).toString(16)}`)
+  expect(receipt.l1BatchNumber).toBe(block.l1BatchNumber)
+  expect(await after('eth_getBlockByHash', seen.head.hash, false)).toMatchObject({ number: seen.head.number, l1BatchNumber: seen.head.l1BatchNumber })
+  expect(store.olderRead).toBe(false)
+
+  // What the last blocks do not hold waits for the older ones, then is as before the restart.
+  let answered = false
+  const waiting = Promise.all([after('eth_getTransactionReceipt', early.hash), after('eth_getLogs', { fromBlock: '0x0', toBlock: seen.head.number })]).finally(
+    () => (answered = true),
+  )
+  await new Promise((resolve) => setTimeout(resolve, 50))
+  expect(answered).toBe(false)
+  store.letOlderCome()
+  expect(await waiting).toEqual([seen.early, seen.logs])
+  expect(await after('zks_L1BatchNumber')).toBe(block.l1BatchNumber)
+  expect(await after('zks_getL1BatchDetails', block.l1BatchNumber)).toMatchObject({ number: Number(block.l1BatchNumber) })
+  // The whole chain, rebuilt, takes the next block in the next batch.
+  const next = await (await devWallet(second).sendTransaction({ to: DEV[1].address, value: 8n })).wait()
+  expect(next!.blockNumber).toBe(sent!.blockNumber + 1)
+  const nextBlock = await after<{ l1BatchNumber: string }>('eth_getBlockByNumber', 'latest', false)
+  expect(BigInt(nextBlock.l1BatchNumber)).toBe(BigInt(block.l1BatchNumber!) + 1n)
+})
+
+test('a transaction mined below the last blocks a restarted chain holds is refused as already known', async () => {
+  const store = new TailFirstStore(300)
+  const { early, earlyRaw } = await longChain(store, 300)
+  const second = await open(store)
+  store.letOlderCome()
+  await expect(rpc(second)('eth_sendRawTransaction', earlyRaw)).rejects.toThrow('already known')
+  expect(store.olderRead).toBe(true)
+  expect(early.blockNumber).toBe(2)
+})
+
+test('last blocks inside one open batch wait for the older blocks before mining', async () => {
+  // Batches of up to 1,000 blocks: the open one began below the 300 blocks handed at load.
+  const config = { batches: { maxBlocks: 1000 } }
+  const store = new TailFirstStore(300)
+  const { seen } = await longChain(store, 300, config)
+  const second = await open(store, config)
+  let mined = false
+  const sending = devWallet(second)
+    .sendTransaction({ to: DEV[1].address, value: 7n })
+    .then((response) => response.wait())
+    .finally(() => (mined = true))
+  await new Promise((resolve) => setTimeout(resolve, 50))
+  expect(mined).toBe(false)
+  store.letOlderCome()
+  const sent = await sending
+  expect(store.olderRead).toBe(true)
+  expect(sent!.blockNumber).toBe(Number(seen.head.number) + 1)
+  // It joined the open batch, as on the whole chain.
+  expect((await rpc(second)<{ l1BatchNumber: string | null }>('eth_getBlockByNumber', 'latest', false)).l1BatchNumber).toBeNull()
+  expect(await rpc(second)('zks_L1BatchNumber')).toBe('0x0')
+})

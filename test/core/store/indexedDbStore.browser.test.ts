@@ -397,3 +397,23 @@ test('a long chain is loaded from its last block segments, the older ones after 
   await transfer(node, 2, DEV[3].address, 1n)
   expect(await node.provider.request({ method: 'eth_blockNumber' })).toBe(`0x${(BigInt(answers[4] as string) + 1n).toString(16)}`)
 })
+
+test('a long chain mines on its last block segments before the older ones are read, and stores blocks a restart reads whole', async () => {
+  const name = uniqueName('tail-mining')
+  const { answers, ask } = await mergedChain(name, 4)
+  const head = BigInt(answers[4] as string)
+  const first = await start({ name })
+  // The first call is a transaction: mined on the last segments (the older ones are read a second after the start).
+  await transfer(first, 2, DEV[3].address, 1n)
+  const mined = (await first.provider.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as { number: string; parentHash: string; l1BatchNumber: string | null }
+  expect(BigInt(mined.number)).toBe(head + 1n)
+  expect(mined.l1BatchNumber).not.toBeNull()
+  await first.stop()
+
+  const second = await start({ name })
+  expect(await ask(second)).toEqual([...answers.slice(0, 3), expect.any(String), `0x${(head + 1n).toString(16)}`])
+  expect(await second.provider.request({ method: 'eth_getBlockByNumber', params: [mined.number, false] })).toMatchObject(mined)
+  const parent = (await second.provider.request({ method: 'eth_getBlockByNumber', params: [`0x${head.toString(16)}`, false] })) as { hash: string }
+  expect(mined.parentHash).toBe(parent.hash)
+  expect(await second.provider.request({ method: 'zks_L1BatchNumber' })).toBe(mined.l1BatchNumber)
+})
