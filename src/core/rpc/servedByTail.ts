@@ -1,5 +1,6 @@
-import type { PrefixedHexString } from '@ethereumjs/util'
+import type { BlockRef } from '../chain/blockRef.ts'
 import type { Chain } from '../chain/chain.ts'
+import { ParamError, parseBlockRef, parseHash } from './params.ts'
 
 /**
  * What a restarted chain answers while its older blocks are still being read (issue 21: a long
@@ -46,34 +47,37 @@ const BY_TRANSACTION_HASH = new Set(['eth_getTransactionReceipt', 'eth_getTransa
 const SENDS = new Set(['eth_sendRawTransaction', 'eth_sendTransaction'])
 
 /** Tags a partial chain resolves: `safe`, `finalized` and `earliest` name blocks it may not hold. */
-const HELD_TAGS = new Set([undefined, 'latest', 'pending'])
+const HELD_TAGS = new Set(['latest', 'pending', 'committed'])
 
 export function servedByTail(chain: Chain, method: string, params: unknown): boolean {
   if (ALWAYS.has(method)) return true
   const list = Array.isArray(params) ? (params as unknown[]) : []
   if (SENDS.has(method)) return chain.mineable
-  if (BY_BLOCK_HASH.has(method)) return isHash(list[0]) && chain.blockByHash(list[0]) !== undefined
-  if (BY_TRANSACTION_HASH.has(method)) return isHash(list[0]) && chain.hasTransaction(list[0])
+  // Read with the methods' own parsers, so that the tail answers as the method reads the call; a
+  // parameter they refuse is refused at once, the same with or without the older blocks.
+  if (BY_BLOCK_HASH.has(method)) return whenParsed(parseHash, list[0], (hash) => chain.blockByHash(hash) !== undefined)
+  if (BY_TRANSACTION_HASH.has(method)) return whenParsed(parseHash, list[0], (hash) => chain.hasTransaction(hash))
   const at = Object.hasOwn(AT_BLOCK, method) ? AT_BLOCK[method] : undefined
-  return at !== undefined && holds(chain, list[at])
+  if (at === undefined) return false
+  // Absent or null: `latest`, the methods' default.
+  return list[at] === undefined || list[at] === null || whenParsed(parseBlockRef, list[at], (ref) => holds(chain, ref))
 }
 
-/** Whether the block a parameter names (a tag, a number, or EIP-1898's object) is among those held. */
-function holds(chain: Chain, block: unknown): boolean {
-  if (HELD_TAGS.has(block as string | undefined)) return true
-  // A block hash where a number may be given (eth_getBlockReceipts): held if found by it.
-  if (isHash(block)) return chain.blockByHash(block) !== undefined
-  if (isQuantity(block)) return BigInt(block) >= chain.firstHeld
-  if (typeof block !== 'object' || block === null) return false
-  const { blockHash, blockNumber } = block as { blockHash?: unknown; blockNumber?: unknown }
-  if (blockHash !== undefined) return isHash(blockHash) && chain.blockByHash(blockHash) !== undefined
-  return holds(chain, blockNumber)
+/** Whether the block `ref` names is among those a partial chain holds. */
+function holds(chain: Chain, ref: BlockRef): boolean {
+  if (ref.kind === 'tag') return HELD_TAGS.has(ref.tag)
+  if (ref.kind === 'number') return ref.number >= chain.firstHeld
+  return chain.blockByHash(ref.hash) !== undefined
 }
 
-function isQuantity(value: unknown): value is PrefixedHexString {
-  return typeof value === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(value)
-}
-
-function isHash(value: unknown): value is PrefixedHexString {
-  return typeof value === 'string' && /^0x[0-9a-fA-F]{64}$/.test(value)
+/** `served(parsed)`, or true for a value `parse` refuses (the method refuses it at once). */
+function whenParsed<T>(parse: (value: unknown) => T, value: unknown, served: (parsed: T) => boolean): boolean {
+  let parsed: T
+  try {
+    parsed = parse(value)
+  } catch (error) {
+    if (error instanceof ParamError) return true
+    throw error
+  }
+  return served(parsed)
 }
