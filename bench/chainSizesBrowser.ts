@@ -4,7 +4,9 @@
  * (chainSizeWorkload.ts), and at each size: the workload's figures, the page's and the node
  * worker's memory after a full GC (DevTools), IndexedDB bytes per block, and a warm start — the
  * tab reloaded on the chain (bench/browser/start.ts: page script to first answer, then the first
- * state read of an account untouched since genesis).
+ * state read of an account untouched since genesis, then the first transaction: the workload's
+ * next transfer, to its durable acknowledgement). Each start adds that block; the next size's
+ * growth goes on from it.
  */
 import type { Page } from 'playwright'
 import type { BenchApi } from './browser/main.ts'
@@ -19,6 +21,8 @@ type Call = <K extends keyof BenchApi>(name: K, ...args: Parameters<BenchApi[K]>
 const NAME = 'bench-sizes'
 const CHUNK = 5000
 const WARM_STARTS = 3
+/** Transfers the warm starts at a size send, past those the size takes (the list must hold them). */
+export const SENT_BY_WARM_STARTS = WARM_STARTS + 1
 
 export async function chainSizesInChromium(page: Page, origin: string, deployment: { raw: string; address: string }, raws: string[], sizes: number[]): Promise<SizeReading[]> {
   const call: Call = (name, ...args) =>
@@ -47,12 +51,15 @@ export async function chainSizesInChromium(page: Page, origin: string, deploymen
     const used = await memory()
     const db = await dbTotal()
     await call('stop')
-    const starts: { toFirstAnswer: number; firstStateRead: number }[] = []
+    const starts: { toFirstAnswer: number; firstStateRead: number; firstTransaction?: number }[] = []
     // The first start moves the service worker to this chain: not counted.
     for (let i = 0; i <= WARM_STARTS; i++) {
-      await page.goto(`${origin}/start.html?name=${NAME}`)
+      // raws[n] is mined in block n + 2: the chain is at size + i, so the next is raws[size + i - 1].
+      const raw = raws[size + i - 1]
+      if (!raw) throw new Error(`no transfer left for warm start ${i} at ${size} blocks (${raws.length} signed)`)
+      await page.goto(`${origin}/start.html?name=${NAME}&raw=${raw}`)
       const start = await page.evaluate(() => window.__start!)
-      if (Number(start.blockNumber) !== size) throw new Error(`the restarted chain is at ${start.blockNumber}, not ${size}`)
+      if (Number(start.blockNumber) !== size + i) throw new Error(`the restarted chain is at ${start.blockNumber}, not ${size + i}`)
       if (i > 0) starts.push(start)
     }
     readings.push({
@@ -63,6 +70,7 @@ export async function chainSizesInChromium(page: Page, origin: string, deploymen
       idbBytesPerBlock: (db - emptyDb) / size,
       warmStartMs: median(starts.map((s) => s.toFirstAnswer)),
       firstStateReadMs: median(starts.map((s) => s.firstStateRead)),
+      firstTransactionMs: median(starts.map((s) => s.firstTransaction!)),
     })
     console.log(JSON.stringify(readings[readings.length - 1]))
     if (size !== sizes[sizes.length - 1]) await harness()
