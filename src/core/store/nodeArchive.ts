@@ -12,6 +12,17 @@ import type { NodeSource } from './store.ts'
 const CHUNK_BYTES = 64 * 1024
 /** Sealed chunks kept inflated, most recently read. */
 const INFLATED_CHUNKS = 16
+/**
+ * A chunk's buffer: room past CHUNK_BYTES for the record that fills it, so that it is not grown.
+ * Every chunk's bytes (open, sealing, inflated) live in buffers of this size, taken back once
+ * the chunk is deflated or evicted and handed to the next one. So the archive's churn is not
+ * garbage: a 64 KiB chunk inflated for one old node, dropped ~70 blocks later, had outlived the
+ * young generation and waited for a full GC in the C allocator's heap, and tens of megabytes of
+ * them left that heap fragmented for good (Node.js's RSS, issue 21).
+ */
+const CHUNK_CAPACITY = CHUNK_BYTES + 16 * 1024
+/** Free chunk buffers kept for the next chunk (the rest are let go). */
+const SPARE_BUFFERS = 4
 
 const utf8 = new TextEncoder()
 
@@ -22,7 +33,7 @@ interface Chunk {
   deflated: Uint8Array | undefined
   /** Where the deflated bytes are in the spill file, once written there (then `deflated` is not kept). */
   spilled?: { at: number; length: number }
-  inflating?: Promise<Uint8Array>
+  inflating?: Promise<void>
 }
 
 /**
@@ -47,7 +58,8 @@ export class NodeArchive implements NodeSource {
   private slotChunk = new Int32Array(1024)
   private slotOffset = new Int32Array(1024)
   private count = 0
-  private readonly inflatedOrder: number[] = []
+  private inflatedOrder: Chunk[] = []
+  private readonly spare: Uint8Array[] = []
   private sealing: Promise<void> = Promise.resolve()
   /** Opened when the first chunk seals (a short chain never opens one); null: none to be had. */
   private spill: SpillFile | null | undefined
@@ -75,6 +87,7 @@ export class NodeArchive implements NodeSource {
     if (chunk.length + record.length > chunk.raw!.length) {
       const grown = new Uint8Array(Math.max(chunk.raw!.length * 2, chunk.length + record.length))
       grown.set(chunk.raw!.subarray(0, chunk.length))
+      this.recycle(chunk.raw!)
       chunk.raw = grown
     }
     const base = chunk.length
@@ -91,26 +104,28 @@ export class NodeArchive implements NodeSource {
   async get(key: string): Promise<Uint8Array | undefined> {
     const wanted = keyBytes(key)
     const hash = hashOfKey(wanted)
-    let slot = hash & (this.slotHash.length - 1)
-    for (;;) {
-      const chunk = this.slotChunk[slot]
+    // The tables as they are now: a commit added while a chunk inflates may grow (replace) them.
+    const [hashes, chunkOf, offsets, chunks] = [this.slotHash, this.slotChunk, this.slotOffset, this.chunks]
+    const mask = hashes.length - 1
+    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+      const chunk = chunkOf[slot]
       if (chunk === 0) return undefined
-      if (this.slotHash[slot] === hash) {
-        const bytes = await this.chunkBytes(chunk - 1)
-        const value = valueIfKey(bytes, this.slotOffset[slot], wanted)
-        if (value) return value.slice()
-      }
-      slot = (slot + 1) & (this.slotHash.length - 1)
+      if (hashes[slot] !== hash) continue
+      const offset = offsets[slot]
+      const value = await this.withBytes(chunks[chunk - 1], (bytes) => valueIfKey(bytes, offset, wanted)?.slice())
+      if (value) return value
     }
   }
 
   /** Every node held, chunk by chunk (a state file's snapshot). */
   async *entries(): AsyncGenerator<[string, Uint8Array]> {
-    for (let i = 0; i < this.chunks.length; i++) {
-      const bytes = (await this.chunkBytes(i)).subarray(0, this.chunks[i].length)
+    for (const chunk of this.chunks) {
       const out: [string, Uint8Array][] = []
-      walkPacked(bytes, (keyOffset, textKey, valueStart, valueEnd) => {
-        out.push([textKey ?? hexOf(bytes, keyOffset), bytes.slice(valueStart, valueEnd)])
+      await this.withBytes(chunk, (raw) => {
+        const bytes = raw.subarray(0, chunk.length)
+        walkPacked(bytes, (keyOffset, textKey, valueStart, valueEnd) => {
+          out.push([textKey ?? hexOf(bytes, keyOffset), bytes.slice(valueStart, valueEnd)])
+        })
       })
       yield* out
     }
@@ -122,7 +137,7 @@ export class NodeArchive implements NodeSource {
     this.slotChunk = new Int32Array(1024)
     this.slotOffset = new Int32Array(1024)
     this.count = 0
-    this.inflatedOrder.length = 0
+    this.inflatedOrder = []
     this.spill?.truncate()
   }
 
@@ -138,15 +153,21 @@ export class NodeArchive implements NodeSource {
   }
 
   private openChunk(first: number): Chunk {
-    const chunk: Chunk = { raw: new Uint8Array(Math.max(64 * 1024, first)), length: 0, deflated: undefined }
+    const chunk: Chunk = { raw: this.buffer(first), length: 0, deflated: undefined }
     this.chunks.push(chunk)
     return chunk
   }
 
   private seal(index: number): void {
     const chunk = this.chunks[index]
-    chunk.raw = chunk.raw!.slice(0, chunk.length)
-    if (!this.compress) return
+    const open = chunk.raw!
+    if (!this.compress) {
+      // Kept for good: its own exact copy, and the buffer goes to the next chunk.
+      chunk.raw = open.slice(0, chunk.length)
+      this.recycle(open)
+      return
+    }
+    chunk.raw = open.subarray(0, chunk.length)
     const chunks = this.chunks
     this.sealing = this.sealing.then(async () => {
       const deflated = await deflate(chunk.raw!)
@@ -154,22 +175,52 @@ export class NodeArchive implements NodeSource {
       if (this.spill === undefined) this.spill = SpillFile.open(this) ?? null
       if (this.spill) chunk.spilled = { at: this.spill.write(deflated), length: deflated.length }
       else chunk.deflated = deflated
-      if (!this.inflatedOrder.includes(index)) chunk.raw = undefined
+      this.release(chunk)
     })
   }
 
-  private async chunkBytes(index: number): Promise<Uint8Array> {
-    const chunk = this.chunks[index]
-    if (chunk.raw) return chunk.raw
-    chunk.inflating ??= inflate(chunk.deflated ?? this.spill!.read(chunk.spilled!.at, chunk.spilled!.length)).finally(() => (chunk.inflating = undefined))
-    const raw = await chunk.inflating
-    chunk.raw = raw
-    this.inflatedOrder.push(index)
-    while (this.inflatedOrder.length > INFLATED_CHUNKS) {
-      const evicted = this.chunks[this.inflatedOrder.shift()!]
-      if (evicted && (evicted.deflated || evicted.spilled) && evicted !== chunk) evicted.raw = undefined
-    }
-    return raw
+  /**
+   * Runs `use` on the chunk's bytes, inflating them first if they are not held. `use` runs in the
+   * same synchronous stretch as the check, never after an await: once this thread awaits, another
+   * read may evict the chunk and hand its buffer to the next chunk inflated.
+   */
+  private async withBytes<T>(chunk: Chunk, use: (bytes: Uint8Array) => T): Promise<T> {
+    while (!chunk.raw) await this.inflateChunk(chunk)
+    return use(chunk.raw)
+  }
+
+  private inflateChunk(chunk: Chunk): Promise<void> {
+    const chunks = this.chunks
+    chunk.inflating ??= inflate(chunk.deflated ?? this.spill!.read(chunk.spilled!.at, chunk.spilled!.length))
+      .then((inflated) => {
+        if (this.chunks !== chunks) return // cleared meanwhile: nothing reads this chunk again
+        // Copied into a chunk buffer: the platform's output dies young, at once.
+        chunk.raw = this.buffer(inflated.length).subarray(0, inflated.length)
+        chunk.raw.set(inflated)
+        this.inflatedOrder.push(chunk)
+        while (this.inflatedOrder.length > INFLATED_CHUNKS) this.release(this.inflatedOrder.shift()!)
+      })
+      .finally(() => (chunk.inflating = undefined))
+    return chunk.inflating
+  }
+
+  /** Drops a sealed chunk's bytes (it is read back from its deflated copy), keeping the buffer. */
+  private release(chunk: Chunk): void {
+    if (!chunk.raw || !(chunk.deflated || chunk.spilled)) return
+    this.recycle(chunk.raw)
+    chunk.raw = undefined
+  }
+
+  /** A chunk buffer with room for `length` bytes: a spare one where it fits. */
+  private buffer(length: number): Uint8Array {
+    if (length > CHUNK_CAPACITY) return new Uint8Array(length)
+    return this.spare.pop() ?? new Uint8Array(CHUNK_CAPACITY)
+  }
+
+  /** Takes back a chunk's buffer for the next chunk, if it is one of the standard size. */
+  private recycle(bytes: Uint8Array): void {
+    if (bytes.buffer.byteLength !== CHUNK_CAPACITY || this.spare.length >= SPARE_BUFFERS) return
+    this.spare.push(new Uint8Array(bytes.buffer))
   }
 
   private insert(hash: number, chunk: number, offset: number): void {

@@ -68,3 +68,44 @@ test('in Node.js, sealed chunks are spilled to a file and leave memory: every no
   expect(await archive.get(key(5))).toEqual(value(5))
   archive.close()
 })
+
+test('reads of many sealed chunks at once each find their own node, while chunk buffers are reused', async () => {
+  const archive = new NodeArchive()
+  const random = (n: number) => Uint8Array.from({ length: 250 }, (_, i) => (Math.imul(n + 7, 2654435761) >>> (i % 24)) ^ (i * 31) & 255)
+  // ~80 chunks of 64 KiB: far more than the 16 kept inflated, so reads evict and reuse buffers.
+  for (let c = 0; c < 1000; c++) {
+    const nodes = new Map<string, Uint8Array>()
+    for (let i = 0; i < 20; i++) nodes.set(key(c * 20 + i), random(c * 20 + i))
+    archive.add(packNodes(nodes))
+  }
+  await archive.settled()
+  // One node of every ~12th commit (a different chunk each, near enough), all in flight at once, twice.
+  const wanted = Array.from({ length: 160 }, (_, i) => (i * 125 + (i % 20)) % 20_000)
+  for (let round = 0; round < 2; round++) {
+    const read = await Promise.all(wanted.map((n) => archive.get(key(n))))
+    read.forEach((value, i) => expect(value, `node ${wanted[i]}`).toEqual(random(wanted[i])))
+  }
+  // Commits added while reads are in flight (the key table grows under them) leave the reads whole.
+  const reads = wanted.map((n) => archive.get(key(n)))
+  // 6,000 more keys: past three quarters of the table's 32,768 slots, so it grows.
+  for (let n = 20_000; n < 26_000; n += 15) archive.add(packNodes(new Map(Array.from({ length: 15 }, (_, i) => [key(n + i), random(n + i)]))))
+  ;(await Promise.all(reads)).forEach((value, i) => expect(value).toEqual(random(wanted[i])))
+  for (const n of [20_000, 25_999]) expect(await archive.get(key(n))).toEqual(random(n))
+  archive.close()
+})
+
+test('a read probing past a key of the same hash finds its own after the key table grew under it', async () => {
+  const archive = new NodeArchive()
+  // Same first four bytes (the table's hash), all bits set: the two land elsewhere once it grows.
+  const first = `ffffffff${'0'.repeat(55)}1`
+  const second = `ffffffff${'0'.repeat(55)}2`
+  archive.add(packNodes(new Map([[first, value(1, 200)]])))
+  for (let n = 0; n < 600; n++) archive.add(packNodes(new Map([[key(n), value(n, 200)]])))
+  archive.add(packNodes(new Map([[second, value(2, 200)]])))
+  await archive.settled()
+  // Its first probe holds `first`: the read awaits that chunk, and meanwhile the table grows.
+  const read = archive.get(second)
+  for (let n = 1000; n < 3000; n += 10) archive.add(packNodes(new Map(Array.from({ length: 10 }, (_, i) => [key(n + i), value(n + i)]))))
+  expect(await read).toEqual(value(2, 200))
+  expect(await archive.get(first)).toEqual(value(1, 200))
+})
