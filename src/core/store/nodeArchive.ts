@@ -193,10 +193,11 @@ export class NodeArchive implements NodeSource {
     const chunks = this.chunks
     chunk.inflating ??= inflate(chunk.deflated ?? this.spill!.read(chunk.spilled!.at, chunk.spilled!.length))
       .then((inflated) => {
-        if (this.chunks !== chunks) return // cleared meanwhile: nothing reads this chunk again
         // Copied into a chunk buffer: the platform's output dies young, at once.
         chunk.raw = this.buffer(inflated.length).subarray(0, inflated.length)
         chunk.raw.set(inflated)
+        // Cleared meanwhile: the reads waiting end on it, and it is not kept.
+        if (this.chunks !== chunks) return
         this.inflatedOrder.push(chunk)
         while (this.inflatedOrder.length > INFLATED_CHUNKS) this.release(this.inflatedOrder.shift()!)
       })

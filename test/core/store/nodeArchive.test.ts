@@ -2,9 +2,10 @@
  * The memory stores' trie nodes, kept compact (issue 21): packed records in chunks, deflated once
  * full, with a table of where each key is. Every node added is found, whichever chunk holds it.
  */
-import { expect, test } from 'vitest'
+import { expect, test, vi } from 'vitest'
 import { NodeArchive } from '../../../src/core/store/nodeArchive.ts'
 import { packNodes } from '../../../src/core/store/packing.ts'
+import { SpillFile } from '../../../src/core/store/spillFile.ts'
 
 const key = (n: number) => (n * 2654435761 >>> 0).toString(16).padStart(8, '0') + n.toString(16).padStart(56, '0')
 const value = (n: number, size = 40) => Uint8Array.from({ length: size }, (_, i) => (n + i) & 255)
@@ -108,4 +109,20 @@ test('a read probing past a key of the same hash finds its own after the key tab
   for (let n = 1000; n < 3000; n += 10) archive.add(packNodes(new Map(Array.from({ length: 10 }, (_, i) => [key(n + i), value(n + i)]))))
   expect(await read).toEqual(value(2, 200))
   expect(await archive.get(first)).toEqual(value(1, 200))
+})
+
+test('a read of a sealed chunk in flight when the archive is cleared ends, spilled or kept in memory', async () => {
+  for (const spill of [true, false]) {
+    // No spill file (a browser, or one refused): the deflated chunks stay readable after the clear.
+    const refused = spill ? undefined : vi.spyOn(SpillFile, 'open').mockReturnValue(undefined)
+    const archive = new NodeArchive()
+    for (let c = 0; c < 600; c++) archive.add(packNodes(new Map([[key(c), value(c, 200)]])))
+    await archive.settled()
+    const read = archive.get(key(0))
+    archive.clear()
+    const ended = await Promise.race([read.then(() => 'ended', () => 'ended'), new Promise((resolve) => setTimeout(() => resolve('still reading'), 2000))])
+    expect(ended, spill ? 'spilled' : 'in memory').toBe('ended')
+    archive.close()
+    refused?.mockRestore()
+  }
 })
