@@ -9,6 +9,18 @@ import { SpillFile } from '../../../src/core/store/spillFile.ts'
 
 const key = (n: number) => (n * 2654435761 >>> 0).toString(16).padStart(8, '0') + n.toString(16).padStart(56, '0')
 const value = (n: number, size = 40) => Uint8Array.from({ length: size }, (_, i) => (n + i) & 255)
+/** 250 bytes that do not deflate. */
+const random = (n: number) => Uint8Array.from({ length: 250 }, (_, i) => (Math.imul(n + 1, 2654435761) >>> (i % 24)) ^ (i * 131) & 255)
+
+/** 1,000 commits of 20 random nodes (keys 0 to 19,999): ~5 MB packed, ~80 sealed chunks. */
+async function randomCommits(archive: NodeArchive): Promise<void> {
+  for (let c = 0; c < 1000; c++) {
+    const nodes = new Map<string, Uint8Array>()
+    for (let i = 0; i < 20; i++) nodes.set(key(c * 20 + i), random(c * 20 + i))
+    archive.add(packNodes(nodes))
+  }
+  await archive.settled()
+}
 
 test('every node of many commits is found, in deflated chunks too; text keys and absent keys', async () => {
   const archive = new NodeArchive()
@@ -52,14 +64,7 @@ test('clear forgets every node', async () => {
 
 test('in Node.js, sealed chunks are spilled to a file and leave memory: every node still found', async () => {
   const archive = new NodeArchive()
-  // Random values (they do not deflate): ~5 MB packed, ~80 chunks.
-  const random = (n: number) => Uint8Array.from({ length: 250 }, (_, i) => (Math.imul(n + 1, 2654435761) >>> (i % 24)) ^ (i * 131) & 255)
-  for (let c = 0; c < 1000; c++) {
-    const nodes = new Map<string, Uint8Array>()
-    for (let i = 0; i < 20; i++) nodes.set(key(c * 20 + i), random(c * 20 + i))
-    archive.add(packNodes(nodes))
-  }
-  await archive.settled()
+  await randomCommits(archive)
   // In memory: the key table and the chunk still open, not the ~5 MB of chunks.
   expect(archive.bytes).toBeLessThan(1e6)
   for (const n of [0, 1, 9999, 19_999]) expect(await archive.get(key(n))).toEqual(random(n))
@@ -72,14 +77,8 @@ test('in Node.js, sealed chunks are spilled to a file and leave memory: every no
 
 test('reads of many sealed chunks at once each find their own node, while chunk buffers are reused', async () => {
   const archive = new NodeArchive()
-  const random = (n: number) => Uint8Array.from({ length: 250 }, (_, i) => (Math.imul(n + 7, 2654435761) >>> (i % 24)) ^ (i * 31) & 255)
-  // ~80 chunks of 64 KiB: far more than the 16 kept inflated, so reads evict and reuse buffers.
-  for (let c = 0; c < 1000; c++) {
-    const nodes = new Map<string, Uint8Array>()
-    for (let i = 0; i < 20; i++) nodes.set(key(c * 20 + i), random(c * 20 + i))
-    archive.add(packNodes(nodes))
-  }
-  await archive.settled()
+  // ~80 chunks: far more than the 16 kept inflated, so reads evict and reuse buffers.
+  await randomCommits(archive)
   // One node of every ~12th commit (a different chunk each, near enough), all in flight at once, twice.
   const wanted = Array.from({ length: 160 }, (_, i) => (i * 125 + (i % 20)) % 20_000)
   for (let round = 0; round < 2; round++) {
