@@ -5,10 +5,11 @@
  * worker's memory after a full GC (DevTools), IndexedDB bytes per block, and a warm start — the
  * tab reloaded on the chain (bench/browser/start.ts: page script to first answer, then the first
  * state read of an account untouched since genesis), and then the first transaction after such
- * a start (the workload's next transfer, to its durable acknowledgement) in starts of its own:
- * a page left right after a write can leave the next start waiting on it, and the warm starts
- * timed here follow a page that wrote nothing, as they did before. Each of those starts adds its
- * block; the next size's growth goes on from there.
+ * a start (the workload's next transfer, to its durable acknowledgement) in starts of its own,
+ * so that the warm starts timed follow a page that wrote nothing, as they did before (with the
+ * transaction inside them, three of four starts at 50k and 100k were slower in two runs; not
+ * isolated: docs/benchmarks.md). Each of those starts adds its block; the next size's growth goes
+ * on from there.
  */
 import type { Page } from 'playwright'
 import type { BenchApi } from './browser/main.ts'
@@ -23,8 +24,8 @@ type Call = <K extends keyof BenchApi>(name: K, ...args: Parameters<BenchApi[K]>
 const NAME = 'bench-sizes'
 const CHUNK = 5000
 const WARM_STARTS = 3
-/** Transfers the first-transaction starts at a size send, past those the size takes (the list must hold them). */
-export const SENT_BY_WARM_STARTS = WARM_STARTS
+/** Starts at each size that send a transfer (past those the size takes: the list must hold them). */
+export const FIRST_TRANSACTION_STARTS = WARM_STARTS
 
 export async function chainSizesInChromium(page: Page, origin: string, deployment: { raw: string; address: string }, raws: string[], sizes: number[]): Promise<SizeReading[]> {
   const call: Call = (name, ...args) =>
@@ -67,7 +68,7 @@ export async function chainSizesInChromium(page: Page, origin: string, deploymen
       if (i > 0) starts.push(start)
     }
     const firstTransactions: number[] = []
-    for (let i = 0; i < SENT_BY_WARM_STARTS; i++) {
+    for (let i = 0; i < FIRST_TRANSACTION_STARTS; i++) {
       // raws[n] is mined in block n + 2: the chain is at size + i, so the next is raws[size + i - 1].
       const raw = raws[size + i - 1]
       if (!raw) throw new Error(`no transfer left for start ${i} at ${size} blocks (${raws.length} signed)`)

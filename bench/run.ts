@@ -16,7 +16,7 @@ import { createCollector, updateBenchmarksPage, updateReadmeSection, writeReport
 import { readmeTargetTable, targetRows } from './targets.ts'
 import { tokenDeployment, tokenTransfers, transfers } from './transactions.ts'
 import { collectSizes, DEFAULT_SIZES, readmeSizeTable, runNodeSizes, sizeRows, sizeTable } from './chainSizes.ts'
-import { SENT_BY_WARM_STARTS } from './chainSizesBrowser.ts'
+import { FIRST_TRANSACTION_STARTS } from './chainSizesBrowser.ts'
 import type { SizeReading } from './chainSizeWorkload.ts'
 import { FORK_SETTING, forkTable, runForkBench, type ForkRow } from './fork.ts'
 
@@ -30,7 +30,7 @@ await loadFastCrypto()
 console.log(`crypto: ${JSON.stringify(fastCryptoStatus())}; signing the transactions…`)
 const deployment = tokenDeployment()
 // One list serves the warm chain and the chain sizes (the same transfers from nonce 1 on).
-const signed = tokenTransfers(Math.max(300, ONLY === 'node' ? 300 : WARM_BLOCKS, ...SIZES.map((size) => size + SENT_BY_WARM_STARTS)), deployment.address)
+const signed = tokenTransfers(Math.max(300, ONLY === 'node' ? 300 : WARM_BLOCKS, ...SIZES.map((size) => size + FIRST_TRANSACTION_STARTS)), deployment.address)
 const warm = signed.slice(0, Math.max(300, ONLY === 'node' ? 300 : WARM_BLOCKS))
 const lists = { transfers: transfers(2000), deployment, erc20: warm.slice(0, 300) }
 
