@@ -105,7 +105,10 @@ export class NodeArchive implements NodeSource {
     const wanted = keyBytes(key)
     const hash = hashOfKey(wanted)
     // The tables as they are now: a commit added while a chunk inflates may grow (replace) them.
-    const [hashes, chunkOf, offsets, chunks] = [this.slotHash, this.slotChunk, this.slotOffset, this.chunks]
+    const hashes = this.slotHash
+    const chunkOf = this.slotChunk
+    const offsets = this.slotOffset
+    const chunks = this.chunks
     const mask = hashes.length - 1
     for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
       const chunk = chunkOf[slot]
