@@ -140,6 +140,44 @@ test('only the store opened last may write: a replaced leader’s commit is refu
   expect(await again.provider.request({ method: 'eth_blockNumber' })).toBe('0x1')
 })
 
+test('a replaced store stays refused commit after commit, and its revocation is dropped once it is closed', async () => {
+  const name = uniqueName('revoked')
+  const node = await start({ name })
+  await transfer(node)
+  await node.stop()
+  const revocations = async () => {
+    const db = await openDB(name)
+    const keys = (await db.getAllKeys('meta')).filter((key) => String(key).startsWith('revoked:'))
+    db.close()
+    return keys
+  }
+  // The node stopped: its store closed, so the one after it revokes nothing.
+  const replaced = await IndexedDbStore.open(name)
+  expect(await revocations()).toEqual([])
+  const { meta } = (await replaced.load())!
+  const replacing = await IndexedDbStore.open(name)
+  const revokedFirst = await revocations()
+  try {
+    expect(revokedFirst).toHaveLength(1)
+    for (const headNumber of [7n, 8n]) {
+      await expect(replaced.commit({ meta: { ...meta, headNumber }, nodes: new Map([['k', new Uint8Array([1])]]), blocks: [] })).rejects.toThrow(
+        'another tab took this chain over',
+      )
+    }
+    expect((await replacing.load())!.meta.headNumber).toBe(1n)
+    await replacing.commit({ meta: { ...meta, headNumber: 1n }, nodes: new Map(), blocks: [] })
+  } finally {
+    await replaced.close()
+  }
+  // `replaced` is gone now, `replacing` is alive: the next store drops the first revocation and writes the second.
+  const third = await IndexedDbStore.open(name)
+  const keys = await revocations()
+  await third.close()
+  await replacing.close()
+  expect(keys).toHaveLength(1)
+  expect(keys[0]).not.toBe(revokedFirst[0])
+})
+
 test('a long chain’s per-commit records are merged into segments, and the chain read back from them is the same', async () => {
   const name = uniqueName('segments')
   const first = await start({ name })
@@ -279,7 +317,7 @@ test('a chain stored by layout 7 (filters of 4 probes, no count stored) is opene
   expect(await ask(reopened)).toEqual(answers)
   await reopened.stop()
   const upgraded = await openDB(name)
-  expect(upgraded.version).toBe(8)
+  expect(upgraded.version).toBe(9)
   expect(await upgraded.get('meta', 'unfiltered')).toBeUndefined()
   upgraded.close()
 })
