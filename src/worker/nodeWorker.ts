@@ -7,6 +7,8 @@
  * The page's control messages are listened to synchronously at load, before any await: a message
  * posted by the page while the module was still starting would otherwise be lost.
  */
+// First: before any module that decodes hex reads whether the builtin is there (hexDecoding.ts).
+import './hexDecoding.ts'
 import { ErrorCode } from '../core/errors.ts'
 import type { SubscriptionMessage } from '../core/rpc/subscriptions.ts'
 import { channelNames, type FromWorker, type NodeInfo, type Outcome, type Role, type ToWorker, type WorkerEvent, type WorkerOptions } from '../bridge/protocol.ts'
