@@ -385,7 +385,7 @@ export class IndexedDbStore implements Store {
       const chain = tx.objectStore('meta').put({ ...chainMeta, writer: this.lease.owner } satisfies ChainMeta & Written, 'chain')
       // Committed as soon as the writes are done, without waiting for their success events to
       // reach this thread and for it to go idle (IndexedDB's auto-commit), which a busy worker
-      // delays. Where there is no explicit commit, the auto-commit aborts on the failed add alike.
+      // delays. Where there is no explicit commit, the auto-commit aborts on the failed put alike.
       tx.commit?.()
       // A failed request aborts the transaction; a full disk shows only here, at commit
       // (docs/browser-notes.md, "Where IndexedDB reports a full disk").
