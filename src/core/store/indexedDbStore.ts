@@ -217,7 +217,7 @@ export class IndexedDbStore implements Store {
    */
   private async takeLease(): Promise<void> {
     const before = this.db.transaction('meta', 'readonly').objectStore('meta')
-    const [previous, revoked] = await Promise.all([before.get('lease') as Promise<Lease | undefined>, before.getAllKeys(REVOKED_KEYS)])
+    const [previous, revoked] = await Promise.all([before.get('lease') as Promise<Lease | undefined>, before.getAllKeys(revokedKeys())])
     const live = await liveOwners()
     const gone = (owner: string) => live !== undefined && !live.has(owner)
     const tx = this.db.transaction('meta', 'readwrite')
@@ -576,7 +576,8 @@ function withoutWriter(meta: ChainMeta & Partial<Written>): ChainMeta {
 
 /** `meta` keys of revoked stores (layout 9): REVOKED and the store's lease owner. */
 const REVOKED = 'revoked:'
-const REVOKED_KEYS = IDBKeyRange.bound(REVOKED, `${REVOKED}\uffff`)
+/** A function, not a constant: this module is imported where there is no IndexedDB (Node). */
+const revokedKeys = () => IDBKeyRange.bound(REVOKED, `${REVOKED}\uffff`)
 const revokedKey = (owner: string) => REVOKED + owner
 
 const LEASE_LOST = 'another tab took this chain over (this one had stopped answering); nothing was stored'
