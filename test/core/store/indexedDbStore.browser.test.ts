@@ -178,6 +178,25 @@ test('a replaced store stays refused commit after commit, and its revocation is 
   expect(keys[0]).not.toBe(revokedFirst[0])
 })
 
+test('without Web Locks, a store replaced is revoked even once closed: nothing tells it apart from a frozen one', async () => {
+  const name = uniqueName('no-locks')
+  const locks = Object.getOwnPropertyDescriptor(Navigator.prototype, 'locks')!
+  Object.defineProperty(navigator, 'locks', { value: undefined, configurable: true })
+  try {
+    const first = await IndexedDbStore.open(name)
+    await first.close()
+    const second = await IndexedDbStore.open(name)
+    await second.close()
+    const db = await openDB(name)
+    const keys = (await db.getAllKeys('meta')).filter((key) => String(key).startsWith('revoked:'))
+    db.close()
+    expect(keys).toHaveLength(1)
+  } finally {
+    delete (navigator as { locks?: unknown }).locks
+    expect(Object.getOwnPropertyDescriptor(Navigator.prototype, 'locks')).toEqual(locks)
+  }
+})
+
 test('a long chain’s per-commit records are merged into segments, and the chain read back from them is the same', async () => {
   const name = uniqueName('segments')
   const first = await start({ name })
