@@ -63,7 +63,8 @@ describe('an internal error', () => {
     expect(lines[cause]).toBe(`  caused by: ${message.replace(BUG, 'Error: ')}`)
     expect(lines[cause + 1]).toMatch(/^\s+at .+[(:]\d+/)
     expect(lines.slice(cause + 1).some((line) => line.includes('@ethereumjs/mpt'))).toBe(true)
-    // The request log line on stdout still gives code and message.
-    expect(cli.stdout()).toMatch(/eth_getBalance id=1 \d+\.\dms error -32603: internal error in eth_getBalance/)
+    // The request log line on stdout still gives code and message. stdout is another pipe than
+    // stderr: what was written to it may arrive after the stderr lines above.
+    await expect.poll(() => cli.stdout()).toMatch(/eth_getBalance id=1 \d+\.\dms error -32603: internal error in eth_getBalance/)
   })
 })
