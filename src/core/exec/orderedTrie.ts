@@ -1,6 +1,7 @@
 import { RLP, type Input } from '@ethereumjs/rlp'
 import { KECCAK256_RLP } from '@ethereumjs/util'
 import { keccak256 } from './fastCrypto.ts'
+import { hexPrefix, nibbles } from './triePath.ts'
 
 /**
  * Root of the Merkle-Patricia trie holding `values[i]` under the key RLP(i): a block's
@@ -53,25 +54,6 @@ function node(items: Item[], lo: number, hi: number, depth: number): Input[] {
 function reference(raw: Input[]): Input {
   const encoded = RLP.encode(raw)
   return encoded.length < 32 ? raw : keccak256(encoded)
-}
-
-function nibbles(key: Uint8Array): Uint8Array {
-  const out = new Uint8Array(key.length * 2)
-  for (let i = 0; i < key.length; i++) {
-    out[2 * i] = key[i] >> 4
-    out[2 * i + 1] = key[i] & 0x0f
-  }
-  return out
-}
-
-/** The compact (hex-prefix) encoding of a leaf's or an extension's path (yellow paper, appendix C). */
-function hexPrefix(path: Uint8Array, leaf: boolean): Uint8Array {
-  const odd = path.length % 2
-  const out = new Uint8Array(Math.floor(path.length / 2) + 1)
-  const flag = (leaf ? 2 : 0) + odd
-  out[0] = (flag << 4) | (odd ? path[0] : 0)
-  for (let i = odd, j = 1; i < path.length; i += 2, j++) out[j] = (path[i] << 4) | path[i + 1]
-  return out
 }
 
 function comparePaths(a: Uint8Array, b: Uint8Array): number {
