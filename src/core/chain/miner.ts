@@ -217,7 +217,6 @@ export class Miner {
         prevRandao: params.nextPrevRandao,
       },
       entries,
-      state.nodes,
     )
     state.trimCaches()
     const placement = chain.nextBatchPlacement(timestamp)

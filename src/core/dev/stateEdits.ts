@@ -21,12 +21,10 @@ export async function editState(node: Node, edit: (state: MerkleStateManager) =>
     const before = stateRootOf(head)
     let after: Uint8Array
     try {
-      // The edit's flush writes the top of the trie once per account it changes (anvil_loadState:
-      // every account of a dump): only the version its root keeps is stored.
-      after = await node.state.nodes.keepingReachable(async () => {
-        await edit(sm)
-        return sm.getStateRoot()
-      })
+      // One flush of every account the edit changes (anvil_loadState: a whole dump), one write of
+      // each node of the new state (exec/batchFlushedState.ts).
+      await edit(sm)
+      after = await sm.getStateRoot()
     } catch (error) {
       await sm.setStateRoot(before)
       throw error

@@ -49,11 +49,6 @@ export interface ProducedBlock<T extends SignedTransaction = SignedTransaction> 
   size: bigint
 }
 
-/** What produceBlock asks of a node store that drops a flush's superseded nodes (TrieNodeStore). */
-export interface FlushedNodes {
-  keepingReachable(flush: () => Promise<Uint8Array>): Promise<Uint8Array>
-}
-
 const ZERO_32 = new Uint8Array(32)
 const EMPTY_REQUESTS_HASH = genRequestsRoot([], sha256)
 
@@ -132,8 +127,6 @@ export async function produceBlock<T extends SignedTransaction>(
   vm: VM,
   template: BlockTemplate,
   txs: readonly T[],
-  /** The VM's node store, to drop the nodes its flush writes that the block's state does not keep. */
-  nodes?: FlushedNodes,
 ): Promise<ProducedBlock<T>> {
   const common = vm.common
   const fields = contextFields(template)
@@ -174,17 +167,15 @@ export async function produceBlock<T extends SignedTransaction>(
     await revertJournalTo(vm, height)
     throw error
   }
-  // The flush: the one write of the block's state to the trie (its caches held it until now).
-  const flush = async () => {
-    try {
-      await vm.evm.journal.commit()
-    } catch (error) {
-      await revertJournalTo(vm, height)
-      throw error
-    }
-    return vm.stateManager.getStateRoot()
+  // The flush: the one write of the block's state to the trie (its caches held it until now), in
+  // one batch per trie (exec/batchFlushedState.ts).
+  try {
+    await vm.evm.journal.commit()
+  } catch (error) {
+    await revertJournalTo(vm, height)
+    throw error
   }
-  const stateRoot = nodes ? await nodes.keepingReachable(flush) : await flush()
+  const stateRoot = await vm.stateManager.getStateRoot()
   const encoded = included.map((entry) => transactionBytes(entry.signed))
   const bloom = new Bloom(undefined, common)
   for (const { result } of included) bloom.or(result.bloom)

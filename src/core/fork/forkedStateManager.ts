@@ -1,10 +1,10 @@
 import { RLP } from '@ethereumjs/rlp'
-import { MerkleStateManager } from '@ethereumjs/statemanager'
-import { Account, concatBytes, EthereumJSErrorWithoutCode, unpadBytes, utf8ToBytes, type Address } from '@ethereumjs/util'
+import { Account, concatBytes, unpadBytes, utf8ToBytes, type Address } from '@ethereumjs/util'
 import type { StateManagerInterface } from '@ethereumjs/common'
 import type { ForkState } from './forkState.ts'
 import { ExecutionError } from '../errors.ts'
 import { isEraVmBytecode } from '../rollup/eraVmBytecode.ts'
+import { BatchFlushedStateManager } from '../exec/batchFlushedState.ts'
 
 /** ethereumjs' key prefix for code in the trie's database (MerkleStateManager's CODEHASH_PREFIX). */
 const CODEHASH_PREFIX = utf8ToBytes('c')
@@ -18,7 +18,7 @@ const ZERO_TOMBSTONE = RLP.encode(Uint8Array.of(0))
 
 /**
  * The chain's state manager (the miner's VM, and under the sandboxes'): ethereumjs' Merkle state
- * manager, which, on a forked chain (`fork` set), reads what its trie lacks from the upstream's
+ * manager, flushed in batches (exec/batchFlushedState.ts), which, on a forked chain (`fork` set), reads what its trie lacks from the upstream's
  * state at the fork block (fork/forkState.ts; docs/architecture.md, "The fork read path").
  *
  * The local trie is authoritative for whatever was written locally: an account that is in it is
@@ -29,7 +29,7 @@ const ZERO_TOMBSTONE = RLP.encode(Uint8Array.of(0))
  * as a tombstone (ZERO_TOMBSTONE), so that it stays zero. Upstream values are never put in the
  * caches: what the caches hold is flushed into the trie as if written.
  */
-export class ForkableStateManager extends MerkleStateManager {
+export class ForkableStateManager extends BatchFlushedStateManager {
   /** The fork the state reads through to; none on a chain that is not a fork. */
   fork: ForkState | undefined
 
@@ -69,23 +69,7 @@ export class ForkableStateManager extends MerkleStateManager {
 
   override putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
     if (this.fork && this._caches?.storage && key.length === 32 && unpadBytes(value).length === 0) return this.putForkedZero(address, key, value, this.fork)
-    return this._caches?.storage ? this.putCachedStorage(address, key, value) : super.putStorage(address, key, value)
-  }
-
-  /**
-   * A slot written into the storage cache only, for the flush to write to the trie with the rest
-   * of the block: ethereumjs 10.1.3's putStorage means to do that, but writes
-   * `this._caches?.storage?.put(…) ?? (await this._writeContractStorage(…))`, and the cache's
-   * put returns nothing, so every SSTORE also went through to the storage trie at once: a trie
-   * put that walks and hashes the slot's path, and an account write, on the execution's path,
-   * and nodes no state keeps (an ERC-20 transfer block wrote 6 such nodes, then its flush the
-   * same again). The checks and their errors are ethereumjs' own.
-   */
-  private async putCachedStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
-    if (key.length !== 32) throw EthereumJSErrorWithoutCode('Storage key must be 32 bytes long')
-    if (value.length > 32) throw EthereumJSErrorWithoutCode('Storage value cannot be longer than 32 bytes')
-    if ((await this.getAccount(address)) === undefined) throw EthereumJSErrorWithoutCode('putStorage() called on non-existing account')
-    this._caches!.storage!.put(address, key, RLP.encode(unpadBytes(value)))
+    return super.putStorage(address, key, value)
   }
 
   private async forkedAccount(address: Address, fork: ForkState): Promise<Account | undefined> {

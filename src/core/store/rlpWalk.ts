@@ -23,23 +23,6 @@ export function rlpItem(bytes: Uint8Array, offset: number): RlpItem {
   return long(bytes, true, offset, prefix - 0xf7)
 }
 
-/**
- * Where the item at `offset` ends, without making an item: for walks over many elements (a trie
- * branch's 17, for each node a block's flush writes).
- */
-export function rlpItemEnd(bytes: Uint8Array, offset: number): number {
-  const prefix = bytes[offset]
-  if (prefix === undefined) throw new Error('RLP ends early')
-  let end: number
-  if (prefix < 0x80) end = offset + 1
-  else if (prefix <= 0xb7) end = offset + 1 + prefix - 0x80
-  else if (prefix < 0xc0) end = offset + 1 + (prefix - 0xb7) + longLength(bytes, offset, prefix - 0xb7)
-  else if (prefix <= 0xf7) end = offset + 1 + prefix - 0xc0
-  else end = offset + 1 + (prefix - 0xf7) + longLength(bytes, offset, prefix - 0xf7)
-  if (end > bytes.length) throw new Error('RLP ends early')
-  return end
-}
-
 function long(bytes: Uint8Array, list: boolean, offset: number, lengthOfLength: number): RlpItem {
   return item(bytes, list, offset, offset + 1 + lengthOfLength, longLength(bytes, offset, lengthOfLength))
 }

@@ -2,8 +2,6 @@ import { KECCAK256_RLP, type BatchDBOp, type DB } from '@ethereumjs/util'
 import { ChainStoreError } from '../errors.ts'
 import { bytesToHex } from '../hexText.ts'
 import type { NodeSource } from './store.ts'
-import { forEachNamedNode } from './trieNodeRefs.ts'
-import { wordAt } from './byteStream.ts'
 
 /**
  * The state trie's node database: every trie node and every contract code, content-addressed and
@@ -31,8 +29,6 @@ export class TrieNodeStore implements DB<string, Uint8Array> {
   private readonly kept: Map<string, Uint8Array> | undefined
   /** Bumped by `clear`: a read begun before it must not cache a node the wiped store lost. */
   private generation = 0
-  /** The trie nodes new since the running `keepingReachable` flush began. */
-  private tracked: Map<string, Uint8Array> | undefined
 
   constructor(
     private readonly source: NodeSource | undefined,
@@ -91,56 +87,6 @@ export class TrieNodeStore implements DB<string, Uint8Array> {
     // store holds but memory does not may be: harmless (content-addressed), and rare.
     if (this.inMemory(key) !== undefined) return
     this.fresh.set(key, value)
-    if (this.tracked && key.length === TRIE_NODE_KEY_LENGTH) this.tracked.set(key, value)
-  }
-
-  /**
-   * Runs `flush`, a write of state to the trie that returns its new root, and drops the nodes it
-   * wrote that the state at that root does not reach, before they are ever stored. ethereumjs'
-   * trie hashes and writes the whole path of every key it puts, so a flush of several accounts
-   * (or slots) writes the top of the trie once per key, and only the last version is in the state
-   * it ends with: a transfer block's flush writes 8 trie nodes of which 7 are in the new state
-   * (one top node, 532 bytes of 2.1 KB, is not); an ERC-20 transfer's 13, of which ~11.
-   *
-   * Only a flush that takes its root from those writes may run here, under the miner's lock (a
-   * block's seal, a dev-node state edit): a root taken from them in between would lose its nodes.
-   * A flush that fails keeps every node it wrote; nodes a commit took meanwhile (`drainNew`) are
-   * stored anyway.
-   */
-  async keepingReachable(flush: () => Promise<Uint8Array>): Promise<Uint8Array> {
-    const tracked = new Map<string, Uint8Array>()
-    this.tracked = tracked
-    let root: Uint8Array
-    try {
-      root = await flush()
-    } finally {
-      if (this.tracked === tracked) this.tracked = undefined
-    }
-    this.dropUnreached(tracked, root)
-    return root
-  }
-
-  /** Of the nodes `tracked`, drops from `fresh` those the state at `root` does not reach. */
-  private dropUnreached(tracked: Map<string, Uint8Array>, root: Uint8Array): void {
-    if (tracked.size === 0) return
-    const reached = new Set<string>()
-    const pending: [string, boolean][] = [[bytesToHex(root).slice(2), true]]
-    // A branch names up to 16 nodes, nearly all older than the flush: the first four bytes of a
-    // hash tell most of those apart before its hex is made.
-    const heads = new Set<number>()
-    for (const key of tracked.keys()) heads.add(Number.parseInt(key.slice(0, 8), 16) | 0)
-    const visit = (bytes: Uint8Array, start: number, accountTrie: boolean) => {
-      if (heads.has(wordAt(bytes, start))) pending.push([bytesToHex(bytes.subarray(start, start + 32)).slice(2), accountTrie])
-    }
-    for (let next = pending.pop(); next; next = pending.pop()) {
-      const [key, accountTrie] = next
-      const node = tracked.get(key)
-      // A node written before the flush began is whole already: so is everything under it.
-      if (node === undefined || reached.has(key)) continue
-      reached.add(key)
-      forEachNamedNode(node, accountTrie, visit)
-    }
-    for (const [key, value] of tracked) if (!reached.has(key) && this.fresh.get(key) === value) this.fresh.delete(key)
   }
 
   /** Nodes are shared by every historical root; deleting one would corrupt old state. */
@@ -186,7 +132,6 @@ export class TrieNodeStore implements DB<string, Uint8Array> {
   /** Forgets everything (anvil_reset: the store was wiped, so every node must be written again). */
   clear(): void {
     this.generation++
-    this.tracked = undefined
     this.fresh.clear()
     this.committing.length = 0
     this.hot.clear()

@@ -1,12 +1,9 @@
-/**
- * Walking RLP without decoding it: an item's end, found without making an item, is where
- * rlpItem says it ends, for every prefix kind; a truncated item is refused.
- */
+/** Walking RLP without decoding it: an item ends where its encoding does, for every prefix kind; a truncated item is refused. */
 import { RLP } from '@ethereumjs/rlp'
 import { expect, test } from 'vitest'
-import { rlpItem, rlpItemEnd } from '../../../src/core/store/rlpWalk.ts'
+import { rlpItem } from '../../../src/core/store/rlpWalk.ts'
 
-test('rlpItemEnd ends every kind of item where rlpItem does, and refuses a truncated one', () => {
+test('rlpItem ends every kind of item where its encoding ends, and refuses a truncated one', () => {
   const items = [
     Uint8Array.of(0x05), // a single byte
     new Uint8Array(0), // the empty string
@@ -21,9 +18,9 @@ test('rlpItemEnd ends every kind of item where rlpItem does, and refuses a trunc
     // Behind another item, as inside a list.
     const bytes = new Uint8Array([...RLP.encode(Uint8Array.of(1, 2)), ...encoded])
     const at = 3
-    expect(rlpItemEnd(bytes, at)).toBe(rlpItem(bytes, at).end)
-    expect(rlpItemEnd(bytes, at)).toBe(bytes.length)
-    if (encoded.length > 1) expect(() => rlpItemEnd(bytes.subarray(0, bytes.length - 1), at)).toThrow('RLP ends early')
+    expect(rlpItem(bytes, at).end).toBe(bytes.length)
+    expect(rlpItem(bytes, at).list).toBe(Array.isArray(item))
+    if (encoded.length > 1) expect(() => rlpItem(bytes.subarray(0, bytes.length - 1), at)).toThrow('RLP ends early')
   }
-  expect(() => rlpItemEnd(new Uint8Array(0), 0)).toThrow('RLP ends early')
+  expect(() => rlpItem(new Uint8Array(0), 0)).toThrow('RLP ends early')
 })
