@@ -38,6 +38,17 @@ export class ByteWriter {
   done(): Uint8Array {
     return this.buffer.slice(0, this.length)
   }
+  /** What was written, as a view of the buffer: valid until the writer writes again. */
+  view(): Uint8Array {
+    return this.buffer.subarray(0, this.length)
+  }
+  /** Starts again from empty, keeping the buffer. */
+  reset(): void {
+    this.length = 0
+  }
+  get capacity(): number {
+    return this.buffer.length
+  }
 }
 
 export class ByteReader {

@@ -1,5 +1,5 @@
 import { NodeArchive } from './nodeArchive.ts'
-import { packNodes } from './packing.ts'
+import { packNodesTransient } from './packing.ts'
 import { applyPoolChanges, poolInOrder, type ChainCommit, type ChainMeta, type PersistedChain, type Store } from './store.ts'
 
 /**
@@ -30,7 +30,7 @@ export class MemoryStore implements Store {
 
   async commit({ meta, nodes, blocks, dropAbove, pool, settings, fork }: ChainCommit): Promise<void> {
     if (dropAbove !== undefined) this.blocks.length = Number(dropAbove) + 1
-    if (nodes.size > 0) this.nodes.add(packNodes(nodes))
+    if (nodes.size > 0) this.nodes.add(packNodesTransient(nodes))
     for (const { number, bytes } of blocks) this.blocks[Number(number)] = bytes
     applyPoolChanges(this.pool, pool)
     if (settings) this.settings = settings
@@ -61,7 +61,7 @@ export class EphemeralStore implements Store {
     return undefined
   }
   async commit({ nodes }: ChainCommit): Promise<void> {
-    if (nodes.size > 0) this.nodes.add(packNodes(nodes))
+    if (nodes.size > 0) this.nodes.add(packNodesTransient(nodes))
   }
   async wipe(): Promise<void> {
     this.nodes.clear()

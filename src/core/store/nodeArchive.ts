@@ -79,7 +79,7 @@ export class NodeArchive implements NodeSource {
     return bytes
   }
 
-  /** Adds a commit's packed nodes (packNodes). */
+  /** Adds a commit's packed nodes (packNodes), copied at once: `record` may be a transient view (packNodesTransient). */
   add(record: Uint8Array): void {
     if (record.length === 0) return
     let chunk = this.chunks[this.chunks.length - 1]

@@ -4,7 +4,7 @@
  */
 import { expect, test, vi } from 'vitest'
 import { NodeArchive } from '../../../src/core/store/nodeArchive.ts'
-import { packNodes } from '../../../src/core/store/packing.ts'
+import { packNodes, packNodesTransient } from '../../../src/core/store/packing.ts'
 import { SpillFile } from '../../../src/core/store/spillFile.ts'
 
 const key = (n: number) => (n * 2654435761 >>> 0).toString(16).padStart(8, '0') + n.toString(16).padStart(56, '0')
@@ -12,12 +12,15 @@ const value = (n: number, size = 40) => Uint8Array.from({ length: size }, (_, i)
 /** 250 bytes that do not deflate. */
 const random = (n: number) => Uint8Array.from({ length: 250 }, (_, i) => (Math.imul(n + 1, 2654435761) >>> (i % 24)) ^ (i * 131) & 255)
 
-/** 1,000 commits of 20 random nodes (keys 0 to 19,999): ~5 MB packed, ~80 sealed chunks. */
+/**
+ * 1,000 commits of 20 random nodes (keys 0 to 19,999): ~5 MB packed, ~80 sealed chunks. Packed as
+ * the memory stores pack them, into one buffer each commit overwrites: the archive copies.
+ */
 async function randomCommits(archive: NodeArchive): Promise<void> {
   for (let c = 0; c < 1000; c++) {
     const nodes = new Map<string, Uint8Array>()
     for (let i = 0; i < 20; i++) nodes.set(key(c * 20 + i), random(c * 20 + i))
-    archive.add(packNodes(nodes))
+    archive.add(packNodesTransient(nodes))
   }
   await archive.settled()
 }

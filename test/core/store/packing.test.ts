@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { PackedNodes, packNodes, packZeros, unpackNodes, unpackZeros } from '../../../src/core/store/packing.ts'
+import { PackedNodes, packNodes, packNodesTransient, packZeros, unpackNodes, unpackZeros } from '../../../src/core/store/packing.ts'
 import { decodeSegment, encodeSegment, readSegment, storedBlockSegment, storedNodeSegment } from '../../../src/core/store/segments.ts'
 
 const bytes = (...values: number[]) => Uint8Array.from(values)
@@ -17,6 +17,20 @@ describe('store packing', () => {
     expect(new Map(unpackNodes(packed))).toEqual(nodes)
     // 1 kind byte + 32 key bytes + 1 length byte + 3 value bytes for the first entry.
     expect(packed.subarray(0, 37)).toEqual(Uint8Array.from([0, ...Buffer.from('9af2b9da57b011bc1452f2db8022a4b072b5d566bb5d11d3fddde402ab6ab5f2', 'hex'), 3, 1, 2, 3]))
+  })
+
+  test('a transient packing is the same bytes, in one buffer the next packing overwrites', () => {
+    const first = new Map([['9af2b9da57b011bc1452f2db8022a4b072b5d566bb5d11d3fddde402ab6ab5f2', bytes(1, 2, 3)], ['c-code', bytes(4)]])
+    const second = new Map([['1af2b9da57b011bc1452f2db8022a4b072b5d566bb5d11d3fddde402ab6ab5f2', bytes(9, 9, 9)]])
+    const view = packNodesTransient(first)
+    expect(view).toEqual(packNodes(first))
+    const next = packNodesTransient(second)
+    expect(next).toEqual(packNodes(second))
+    expect(next.buffer).toBe(view.buffer)
+    // A large one is written whole; the buffer it grew to is not kept for the next.
+    const large = new Map(Array.from({ length: 40_000 }, (_, i): [string, Uint8Array] => [i.toString(16).padStart(64, '0'), new Uint8Array(40).fill(i & 255)]))
+    expect(new Map(unpackNodes(packNodesTransient(large)))).toEqual(large)
+    expect(packNodesTransient(first).buffer.byteLength).toBeLessThan(1024 * 1024)
   })
 
   test('zero runs are counted, and a record stored unpacked (an RLP list) reads as it is', () => {
