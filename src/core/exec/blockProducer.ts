@@ -1,4 +1,4 @@
-import { createBlock, createBlockHeader, genRequestsRoot, type Block, type BlockHeader, type HeaderData } from '@ethereumjs/block'
+import { createBlock, genRequestsRoot, type Block, type BlockHeader, type HeaderData } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import { createAddressFromString, KECCAK256_RLP, type Address } from '@ethereumjs/util'
 import { Bloom, encodeReceipt, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
@@ -180,20 +180,35 @@ export async function produceBlock<T extends SignedTransaction>(
   const bloom = new Bloom(undefined, common)
   for (const { result } of included) bloom.or(result.bloom)
 
-  // From the same fields as the context, not from its toJSON(): no hex round trip.
-  const header = createBlockHeader(
-    {
-      ...fields,
-      stateRoot,
-      transactionsTrie: orderedTrieRoot(encoded),
-      // A 0x71 receipt is typed like its transaction; encodeReceipt prefixes any type but legacy.
-      receiptTrie: orderedTrieRoot(included.map(({ signed, result }) => encodeReceipt(result.receipt, transactionType(signed) as never))),
-      logsBloom: bloom.bitvector,
-      gasUsed,
-    },
-    { common },
-  )
+  const header = sealedHeader(context.header, {
+    stateRoot,
+    transactionsTrie: orderedTrieRoot(encoded),
+    // A 0x71 receipt is typed like its transaction; encodeReceipt prefixes any type but legacy.
+    receiptTrie: orderedTrieRoot(included.map(({ signed, result }) => encodeReceipt(result.receipt, transactionType(signed) as never))),
+    logsBloom: bloom.bitvector,
+    gasUsed,
+  })
   return { header, included, dropped, deferred, size: blockSize(header, encoded) }
+}
+
+/** What a block's execution gives its header. */
+export type SealedFields = Pick<BlockHeader, 'stateRoot' | 'transactionsTrie' | 'receiptTrie' | 'logsBloom' | 'gasUsed'>
+
+/**
+ * The block's header: its execution context's (the fields the node chose, validated when the
+ * context was made), with the roots, bloom and gas the execution gave. Copied, not made again
+ * with createBlockHeader, which converts every numeric field to bytes through hex and back and
+ * validates the same values a second time (2.6% of a transfer in Node's profile, the larger half
+ * of a block's two headers). The same header: its raw(), hash() and toJSON() are those
+ * createBlockHeader gives (test/core/exec/blockProducer.test.ts); frozen as that one is, with a
+ * hash cache of its own. ethereumjs is pinned: a BlockHeader is its own fields, its Common and
+ * its hash cache (10.1.3).
+ */
+export function sealedHeader(context: BlockHeader, sealed: SealedFields): BlockHeader {
+  const header = Object.create(Object.getPrototypeOf(context) as object) as BlockHeader
+  Object.assign(header, context, sealed, { cache: { hash: undefined } })
+  Object.freeze(header)
+  return header
 }
 
 /**

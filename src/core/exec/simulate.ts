@@ -1,4 +1,4 @@
-import { createBlock, createBlockHeader, type BlockHeader } from '@ethereumjs/block'
+import { createBlock, type BlockHeader } from '@ethereumjs/block'
 import { createTx, type TypedTransaction } from '@ethereumjs/tx'
 import { Account, bigIntToBytes, createAddressFromString, hexToBytes, setLengthLeft, type Address, type PrefixedHexString } from '@ethereumjs/util'
 import { Bloom, encodeReceipt, type RunTxResult, type VM } from '@ethereumjs/vm'
@@ -7,7 +7,7 @@ import { ExecutionRevertedError, GasLimitTooLowError, SimulationError, Simulatio
 import { bytesToHex } from '../hexText.ts'
 import { recordCalls } from '../trace/callRecorder.ts'
 import type { CallFrame } from '../trace/callFrame.ts'
-import { blockSize, contextFields } from './blockProducer.ts'
+import { blockSize, contextFields, sealedHeader } from './blockProducer.ts'
 import { applyStateOverrides, gethExecutionError, isPriced, runCallTransaction, type CallRequest, type StateOverrides } from './call.ts'
 import { keccak256 } from './fastCrypto.ts'
 import { orderedTrieRoot } from './orderedTrie.ts'
@@ -161,10 +161,7 @@ async function sealBlock(
   })
   const bloom = new Bloom(undefined, vm.common)
   for (const { result } of ran) bloom.or(result.bloom)
-  const header = createBlockHeader(
-    { ...fields, stateRoot, transactionsTrie: orderedTrieRoot(signedBytes), receiptTrie: orderedTrieRoot(receipts), logsBloom: bloom.bitvector, gasUsed },
-    { common: vm.common },
-  )
+  const header = sealedHeader(context.header, { stateRoot, transactionsTrie: orderedTrieRoot(signedBytes), receiptTrie: orderedTrieRoot(receipts), logsBloom: bloom.bitvector, gasUsed })
   const blockHash = bytesToHex(header.hash())
   let logIndex = 0
   cumulative = 0n
