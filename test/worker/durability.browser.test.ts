@@ -7,6 +7,7 @@ import { expect, test } from 'vitest'
 import type { PageNode } from '../../src/client/index.ts'
 import { createNode } from '../../src/core/node.ts'
 import { DEV, signTransfer, start, uniqueName } from '../support/browser/nodes.ts'
+import { random } from '../support/random.ts'
 
 interface Head {
   number: string
@@ -17,18 +18,6 @@ interface Head {
 }
 
 const ROUNDS = 10
-
-/** A small seeded generator, so a failing run can be told apart and replayed by its seed. */
-function random(seed: number): (below: number) => number {
-  let state = seed >>> 0
-  return (below) => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * below)
-  }
-}
 
 const headOf = (node: { request(args: { method: string; params: unknown[] }): Promise<unknown> }) =>
   node.request({ method: 'eth_getBlockByNumber', params: ['latest', false] }) as Promise<Head>

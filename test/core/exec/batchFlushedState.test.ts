@@ -4,6 +4,7 @@ import { Account, bytesToHex, createAddressFromString, MapDB, setLengthLeft, typ
 import { expect, test } from 'vitest'
 import { BatchFlushedStateManager } from '../../../src/core/exec/batchFlushedState.ts'
 import { createChainCommon } from '../../../src/core/exec/chainCommon.ts'
+import { random } from '../../support/random.ts'
 
 const common = createChainCommon(260)
 
@@ -12,17 +13,6 @@ function stateManager<T extends MerkleStateManager>(Kind: new (options: Construc
   return new Kind({ common, trie, caches: new Caches() })
 }
 
-/** Deterministic pseudo-random numbers (mulberry32: a plain LCG's low bits repeat within a few draws). */
-function random(seed: number): (below: number) => number {
-  let state = seed >>> 0
-  return (below) => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) % below
-  }
-}
 
 const slot = (n: number) => setLengthLeft(Uint8Array.of(n), 32)
 

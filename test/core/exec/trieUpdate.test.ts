@@ -5,18 +5,8 @@ import { keccak_256 } from '@noble/hashes/sha3.js'
 import { describe, expect, it } from 'vitest'
 import { updateTrie, type TrieNodeDb, type TrieWrite } from '../../../src/core/exec/trieUpdate.ts'
 import { fromHexPrefix } from '../../../src/core/exec/triePath.ts'
+import { random } from '../../support/random.ts'
 
-/** Deterministic pseudo-random numbers (mulberry32: a plain LCG's low bits repeat within a few draws). */
-function random(seed: number): (below: number) => number {
-  let state = seed >>> 0
-  return (below) => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) % below
-  }
-}
 
 /**
  * Keys and values shaped to reach every case: `keyBytes` short and from a small alphabet make
