@@ -6,8 +6,9 @@ import { concatPaths, fromHexPrefix, hexPrefix, nibbles, sharedLength } from './
 
 /**
  * A batch of writes to a Merkle-Patricia trie, applied in memory and then hashed once: the nodes
- * the writes touch are read and decoded once, changed in place of their copies, and each node of
- * the new state is encoded, hashed and written once, at the end. The same root, and the same
+ * the writes reach are read and decoded once, the changes make new nodes beside them (a node read
+ * is never changed, so its hash stays true), and each new node is encoded, hashed and written
+ * once, at the end. The same root, and the same
  * node bytes under the same keys, as putting and deleting each key with @ethereumjs/mpt, which
  * walks, re-encodes, re-hashes and writes the key's whole path on every put: a transfer block's
  * flush of three accounts read the trie's top three times and hashed it three times, and two of
