@@ -16,7 +16,8 @@ import { updateTrie, type TrieWrite } from './trieUpdate.ts'
 
 /** ethereumjs' key prefix for code in the trie's database (MerkleStateManager's CODEHASH_PREFIX). */
 const CODEHASH_PREFIX = utf8ToBytes('c')
-const EMPTY = new Uint8Array(0)
+/** The storage caches' RLP of an empty value: a slot written zero, deleted from its trie. */
+const EMPTY_SLOT = 0x80
 
 /**
  * ethereumjs' Merkle state manager whose writes reach the tries once a block, each trie in one
@@ -52,7 +53,8 @@ export class BatchFlushedStateManager extends MerkleStateManager {
   }
 
   /**
-   * ethereumjs keeps a trie object per account whose storage it read, by address, and reads the
+   * ethereumjs keeps a trie object per account whose storage it read, by hashed address (it also
+   * files one by plain address when it writes a slot itself, which nothing reads), and reads the
    * account's slots through it whatever the account's storage root says; deleting the account
    * leaves it, so an account deleted (SELFDESTRUCT of a contract created in the same transaction)
    * and made again read the old slots and wrote new ones on top of them. Forgotten here with the
@@ -61,7 +63,11 @@ export class BatchFlushedStateManager extends MerkleStateManager {
   override async deleteAccount(address: Address): Promise<void> {
     await super.deleteAccount(address)
     delete this._storageTries[bytesToUnprefixedHex(keccak256(address.bytes))]
-    delete this._storageTries[bytesToUnprefixedHex(address.bytes)]
+  }
+
+  /** Where code with `codeHash` is kept in the trie's database. */
+  protected codeKey(codeHash: Uint8Array): Uint8Array {
+    return this._prefixCodeHashes ? concatBytes(CODEHASH_PREFIX, codeHash) : codeHash
   }
 
   override async flush(): Promise<void> {
@@ -82,7 +88,7 @@ export class BatchFlushedStateManager extends MerkleStateManager {
       if (code === undefined) continue
       const address = createAddressFromString(`0x${addressHex}`)
       const codeHash = keccak256(code)
-      await this._getCodeDB().put(this._prefixCodeHashes ? concatBytes(CODEHASH_PREFIX, codeHash) : codeHash, code)
+      await this._getCodeDB().put(this.codeKey(codeHash), code)
       if ((await this.getAccount(address)) === undefined) await this.putAccount(address, new Account())
       await this.modifyAccountFields(address, { codeHash })
     }
@@ -94,18 +100,19 @@ export class BatchFlushedStateManager extends MerkleStateManager {
     for (const [addressHex, keyHex, value] of items) {
       let writes = byAccount.get(addressHex)
       if (!writes) byAccount.set(addressHex, (writes = []))
-      // As ethereumjs writes a slot: the cached RLP decoded, and written again encoded unless empty.
-      const decoded = RLP.decode(value ?? EMPTY) as Uint8Array
-      writes.push({ key: keccak256(unprefixedHexToBytes(keyHex)), value: decoded.length > 0 ? RLP.encode(decoded) : undefined })
+      // The cache holds the slot's RLP (putCachedStorage), which is what the trie keeps, unless it
+      // is the empty string's: ethereumjs decodes it and deletes the slot, or encodes it again.
+      const empty = value === undefined || (value.length === 1 && value[0] === EMPTY_SLOT)
+      writes.push({ key: keccak256(unprefixedHexToBytes(keyHex)), value: empty ? undefined : value })
     }
     for (const [addressHex, writes] of byAccount) {
       const address = createAddressFromString(`0x${addressHex}`)
       const account = await this.getAccount(address)
       if (!account) continue
       account.storageRoot = await updateTrie(this._trie.database(), account.storageRoot, writes, keccak256)
-      // ethereumjs keeps a trie object per account it read storage from: it must read the new root.
+      // ethereumjs keeps a trie object per account it read storage from (by its hashed address):
+      // it must read the new root.
       this._storageTries[bytesToUnprefixedHex(keccak256(address.bytes))]?.root(account.storageRoot)
-      this._storageTries[addressHex]?.root(account.storageRoot)
       await this.putAccount(address, account)
     }
   }

@@ -73,8 +73,7 @@ export async function updateTrie(db: TrieNodeDb, root: Uint8Array, writes: Itera
     top = value === undefined || value.length === 0 ? await trie.remove(top, path, 0) : await trie.insert(top, path, 0, value)
   }
   if (top === undefined) return KECCAK256_RLP
-  const stored = storedHash(top)
-  if (stored) return stored
+  if (top.hash) return top.hash
   const encoder = new NodeEncoder(hash)
   const newRoot = encoder.root(top)
   for (const [key, node] of encoder.written) await db.put(key, node)
@@ -143,16 +142,15 @@ class TrieInMemory {
       if (child === node.child) return node
       return child === undefined ? undefined : this.joined(node.path, child)
     }
-    let { value } = node
-    const children = node.children.slice()
+    let { value, children } = node
     if (depth === path.length) {
       if (value === undefined) return node
       value = undefined
     } else {
       const nibble = path[depth]
-      const child = children[nibble]
-      const removed = await this.remove(child, path, depth + 1)
-      if (removed === child) return node
+      const removed = await this.remove(children[nibble], path, depth + 1)
+      if (removed === children[nibble]) return node
+      children = children.slice()
       children[nibble] = removed
     }
     // A branch left with one entry is no branch: it becomes that entry, its path one nibble longer.
@@ -232,10 +230,6 @@ function childAt(bytes: Uint8Array, item: RlpItem): TrieNode | undefined {
   return { kind: 'stored', hash: payload(bytes, item) }
 }
 
-function storedHash(node: TrieNode): Uint8Array | undefined {
-  return node.kind === 'stored' ? node.hash : node.hash
-}
-
 /** Encodes the changed nodes bottom-up, each once, and records those to write. */
 class NodeEncoder {
   readonly written: [Uint8Array, Uint8Array][] = []
@@ -249,8 +243,7 @@ class NodeEncoder {
 
   /** How a parent names `node`: by hash, or embedded when its encoding is under 32 bytes. */
   private reference(node: TrieNode): RlpValue {
-    const stored = storedHash(node)
-    if (stored) return stored
+    if (node.hash) return node.hash
     const raw = this.raw(node as Loaded)
     const encoded = rlpEncode(raw)
     return encoded.length < 32 ? raw : this.write(encoded)

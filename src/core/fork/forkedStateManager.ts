@@ -1,13 +1,10 @@
 import { RLP } from '@ethereumjs/rlp'
-import { Account, concatBytes, unpadBytes, utf8ToBytes, type Address } from '@ethereumjs/util'
+import { Account, unpadBytes, type Address } from '@ethereumjs/util'
 import type { StateManagerInterface } from '@ethereumjs/common'
 import type { ForkState } from './forkState.ts'
 import { ExecutionError } from '../errors.ts'
 import { isEraVmBytecode } from '../rollup/eraVmBytecode.ts'
 import { BatchFlushedStateManager } from '../exec/batchFlushedState.ts'
-
-/** ethereumjs' key prefix for code in the trie's database (MerkleStateManager's CODEHASH_PREFIX). */
-const CODEHASH_PREFIX = utf8ToBytes('c')
 
 /**
  * A zero written to a forked contract's slot, as the storage caches hold it: RLP of the single
@@ -18,8 +15,9 @@ const ZERO_TOMBSTONE = RLP.encode(Uint8Array.of(0))
 
 /**
  * The chain's state manager (the miner's VM, and under the sandboxes'): ethereumjs' Merkle state
- * manager, flushed in batches (exec/batchFlushedState.ts), which, on a forked chain (`fork` set), reads what its trie lacks from the upstream's
- * state at the fork block (fork/forkState.ts; docs/architecture.md, "The fork read path").
+ * manager, flushed in batches (exec/batchFlushedState.ts), which, on a forked chain (`fork` set),
+ * reads what its trie lacks from the upstream's state at the fork block (fork/forkState.ts;
+ * docs/architecture.md, "The fork read path").
  *
  * The local trie is authoritative for whatever was written locally: an account that is in it is
  * the account, a slot that is in it is the slot. What is absent comes from the fork: an account
@@ -84,8 +82,7 @@ export class ForkableStateManager extends BatchFlushedStateManager {
     if (cached !== undefined) return cached.code ?? new Uint8Array(0)
     const account = await this.getAccount(address)
     if (!account?.isContract()) return new Uint8Array(0)
-    const key = this._prefixCodeHashes ? concatBytes(CODEHASH_PREFIX, account.codeHash) : account.codeHash
-    const local = await this._trie.database().get(key)
+    const local = await this._trie.database().get(this.codeKey(account.codeHash))
     if (local) {
       this._caches?.code?.put(address, local)
       return local
