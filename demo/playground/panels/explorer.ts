@@ -58,6 +58,9 @@ export const explorerPanel: Panel = (() => {
   let live = false
   /** Counts renders, so a slow answer for an older query never replaces a newer view. */
   let generation = 0
+  /** A render is under way; a head heard meanwhile may have come after it read the chain. */
+  let rendering = false
+  let headWhileRendering = false
   const searchInput = h('input', { type: 'search', name: 'query', testid: 'explorer-search', autocomplete: 'off', spellcheck: 'false', placeholder: '12 · 0x…hash · 0x…address · batch:3' })
   const searchProblem = h('p', { class: 'error', role: 'alert', testid: 'search-problem', hidden: true })
   const view = h('div', { class: 'explorer-main', testid: 'explorer-view' })
@@ -68,6 +71,8 @@ export const explorerPanel: Panel = (() => {
     const mine = ++generation
     if (!quiet) view.replaceChildren(h('p', { class: 'hint', role: 'status' }, 'Loading…'))
     view.setAttribute('aria-busy', 'true')
+    rendering = true
+    headWhileRendering = false
     let rendered: Rendered
     try {
       rendered = await resolve(session, query)
@@ -75,10 +80,13 @@ export const explorerPanel: Panel = (() => {
       rendered = { element: failureView(error, 'explorer-error'), live: false }
     }
     if (mine !== generation) return
+    rendering = false
     live = rendered.live
     view.removeAttribute('aria-busy')
     view.replaceChildren(rendered.element)
     if (logs) logs.hidden = query.kind !== 'overview'
+    // A block mined while the view was being read may be missing from it: read it again.
+    if (live && headWhileRendering) void render(true)
   }
 
   function search(event: Event): void {
@@ -137,6 +145,7 @@ export const explorerPanel: Panel = (() => {
         logs,
       )
       started.onHead(() => {
+        if (rendering) headWhileRendering = true
         // A rebuild would take the keyboard focus away from a link being tabbed through; the next
         // head after focus leaves (or showing the panel again) brings the view up to date.
         if (live && root && !root.hidden && !view.contains(document.activeElement)) void render(true)
