@@ -1,7 +1,7 @@
 import type { Common } from '@ethereumjs/common'
 import { RLP } from '@ethereumjs/rlp'
 import { createTxFromRLP, TransactionType, type TypedTransaction } from '@ethereumjs/tx'
-import { bytesToBigInt, type Address, type PrefixedHexString } from '@ethereumjs/util'
+import { Address, bytesToBigInt, type PrefixedHexString } from '@ethereumjs/util'
 import { bytesToHex } from '../hexText.ts'
 import { engineMessage } from './engineMessage.ts'
 import { InvalidParamsError, TransactionRejectedError } from '../errors.ts'
@@ -45,12 +45,17 @@ const serialized = new WeakMap<TypedTransaction, Uint8Array>()
 
 /**
  * The sender's address, recovered once: ethereumjs caches a frozen transaction's public key but
- * derives the address from it again on every `getSenderAddress()` (a keccak in pure JS), which
- * the miner and runTx each call.
+ * derives the address from it again on every `getSenderAddress()`, with a pure-JS keccak that
+ * `customCrypto` does not reach. Here it is derived once, with the node's keccak. A transaction
+ * whose sender was given rather than signed for (stored, impersonated, 0x71) is not frozen, as its
+ * own `getSenderAddress` had to be set: that one answers.
  */
 export function senderAddress(tx: TypedTransaction): Address {
   let address = senders.get(tx)
-  if (!address) senders.set(tx, (address = tx.getSenderAddress()))
+  if (!address) {
+    address = Object.isFrozen(tx) ? new Address(keccak256(tx.getSenderPublicKey()).subarray(-20)) : tx.getSenderAddress()
+    senders.set(tx, address)
+  }
   return address
 }
 
