@@ -15,6 +15,7 @@
  *              by a new node worker, profiled from its first line to its first answer),
  *              logs (eth_getLogs by address over such a chain, one log per block)
  *   PROFILE_NOBUILD=1   reuse the last profile build
+ *   PROFILE_MEMORY=1    the chain in memory (persist: false): what the IndexedDB store costs is the difference
  *   PROFILE_OUT=dir     where the .cpuprofile files go (default: a temp folder)
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -109,7 +110,7 @@ async function main() {
 
     const name = `profile-${workload}`
     await call('deleteDb', name)
-    await call('start', { name, serviceWorker: false, mining: workload === 'mine' ? { mode: 'manual' } : undefined })
+    await call('start', { name, serviceWorker: false, persist: process.env.PROFILE_MEMORY ? false : undefined, mining: workload === 'mine' ? { mode: 'manual' } : undefined })
     if (workload.startsWith('erc20') || workload === 'call') await call('request', 'eth_sendRawTransaction', [deployment.raw])
     const balanceOf = { to: deployment.address, data: token.encodeFunctionData('balanceOf', [FROM]) }
     // As in the bench: eth_call on the chain the 300 ERC-20 transfers built (a token with 300 holders).

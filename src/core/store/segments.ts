@@ -15,7 +15,7 @@ import { unpackZeros } from './packing.ts'
  *
  * record is a block record (blockCodec.ts); hash is its header's keccak, computed when the
  * segment is made so that loading never hashes a header; nodes is the concatenation of the
- * merged `nodeBatches` records (packed nodes concatenate).
+ * merged per-commit records' nodes (packed nodes concatenate).
  *
  * IndexedDB layout 4 keeps a node segment deflated (`{ deflated }`, deflate.ts: a quarter of the
  * bytes on disk) and a block segment as it is, its records not zero-packed (`{ raw }`): a start
@@ -93,7 +93,7 @@ export function blockHashOfRecord(record: Uint8Array): Uint8Array {
   return keccak256(headerBytesOf(record))
 }
 
-/** The key of a merge's node segment: "n" and the first merged `nodeBatches` key (never reused), zero-padded so keys sort as merged. */
+/** The key of a merge's node segment: "n" and the key of the first per-commit record merged into it (never reused), zero-padded so keys sort as merged. */
 export function nodeSegmentKey(firstBatchKey: number): string {
   return `n${String(firstBatchKey).padStart(16, '0')}`
 }

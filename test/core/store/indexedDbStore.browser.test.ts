@@ -80,12 +80,14 @@ test('a database whose record says a newer schema is refused with a clear error,
   const db = await openDB(name)
   const meta = await db.get('meta', 'chain')
   await db.put('meta', { ...meta, schemaVersion: SCHEMA_VERSION + 1 }, 'chain')
+  const commits = await db.getAll('commits')
+  expect(commits.length).toBeGreaterThan(0)
   db.close()
 
   await expect(startNode({ name, serviceWorker: false })).rejects.toThrow(`written by a newer pagenode (schema ${SCHEMA_VERSION + 1}`)
   const after = await openDB(name)
   expect(await after.get('meta', 'chain')).toMatchObject({ schemaVersion: SCHEMA_VERSION + 1, headNumber: 1n })
-  expect(await after.count('blocks')).toBe(2)
+  expect(await after.getAll('commits')).toEqual(commits)
   after.close()
 })
 
@@ -263,11 +265,12 @@ test('a chain stored by the previous layout (3: segments as they are, records ze
       database.createObjectStore('segments', { autoIncrement: true })
     },
   })
-  for (const store of ['meta', 'nodes', 'blocks', 'nodeBatches'] as const) {
+  for (const store of ['meta', 'nodes'] as const) {
     const keys = await from.getAllKeys(store)
     const values = await from.getAll(store)
     for (const [i, key] of keys.entries()) await old.put(store, values[i], key)
   }
+  await copyAsLayout9Records(from, old)
   const segmentKeys = await from.getAllKeys('segments')
   const segments = (await from.getAll('segments')) as StoredSegment[]
   for (const [i, key] of segmentKeys.entries()) {
@@ -289,6 +292,21 @@ test('a chain stored by the previous layout (3: segments as they are, records ze
   upgraded.close()
 })
 
+type Database = Awaited<ReturnType<typeof openDB>>
+
+/**
+ * Copies `from`'s unmerged per-commit records into `old` as layouts 2–9 kept them: each commit's
+ * packed nodes alone in `nodeBatches` (under the same key), its blocks in `blocks` by number.
+ */
+async function copyAsLayout9Records(from: Database, old: Database): Promise<void> {
+  const keys = await from.getAllKeys('commits')
+  const commits = (await from.getAll('commits')) as { nodes?: Uint8Array; blocks: [number, Uint8Array][] }[]
+  for (const [i, { nodes, blocks }] of commits.entries()) {
+    if (nodes) await old.put('nodeBatches', nodes, keys[i])
+    for (const [number, bytes] of blocks) await old.put('blocks', bytes, number)
+  }
+}
+
 /** The keys of a node piece's packed nodes, as the trie names them. */
 function keysOf(packed: Uint8Array): string[] {
   const keys: string[] = []
@@ -308,11 +326,12 @@ test('a chain stored by layout 7 (filters of 4 probes, no count stored) is opene
       database.createObjectStore('segments', { autoIncrement: true })
     },
   })
-  for (const store of ['meta', 'nodes', 'blocks', 'nodeBatches', 'pool'] as const) {
+  for (const store of ['meta', 'nodes', 'pool'] as const) {
     const keys = await from.getAllKeys(store)
     const values = await from.getAll(store)
     for (const [i, key] of keys.entries()) await old.put(store, values[i], key)
   }
+  await copyAsLayout9Records(from, old)
   const segmentKeys = await from.getAllKeys('segments')
   const segments = (await from.getAll('segments')) as StoredSegment[]
   const byKey = new Map(segmentKeys.map((key, i) => [key, segments[i]]))
@@ -336,12 +355,71 @@ test('a chain stored by layout 7 (filters of 4 probes, no count stored) is opene
   expect(await ask(reopened)).toEqual(answers)
   await reopened.stop()
   const upgraded = await openDB(name)
-  expect(upgraded.version).toBe(9)
+  expect(upgraded.version).toBe(10)
   expect(await upgraded.get('meta', 'unfiltered')).toBeUndefined()
   upgraded.close()
 })
 
-test('a block stored again while a merge deflates is kept: the merge leaves the records for later', async () => {
+test('a chain stored by layout 9 (a commit’s nodes and blocks in two stores) is read the same, and its records are merged with the new ones', async () => {
+  const source = uniqueName('layout10')
+  const node = await start({ name: source })
+  for (const from of [0, 1, 2]) await transfer(node, from, DEV[3].address, 7n)
+  await node.provider.request({ method: 'anvil_mine', params: ['0x40'] })
+  await transfer(node, 0, DEV[3].address, 5n)
+  const ask = (of: typeof node, block: string) =>
+    Promise.all([
+      of.provider.request({ method: 'eth_getBlockByNumber', params: ['0x2', true] }),
+      of.provider.request({ method: 'eth_getBlockByNumber', params: [block, false] }),
+      of.provider.request({ method: 'eth_getBalance', params: [DEV[3].address, '0x2'] }),
+      of.provider.request({ method: 'eth_getBalance', params: [DEV[3].address, 'latest'] }),
+      of.provider.request({ method: 'eth_blockNumber' }),
+    ])
+  const answers = await ask(node, '0x44')
+  await node.stop()
+
+  // The same chain as layout 9 kept it: nothing merged yet, every commit as two records.
+  const name = uniqueName('layout9')
+  const from = await openDB(source)
+  expect(await from.count('segments')).toBe(0)
+  const old = await openDB(name, 9, {
+    upgrade(database) {
+      for (const store of ['nodes', 'blocks', 'pool', 'fork']) database.createObjectStore(store)
+      database.createObjectStore('meta').createIndex('writer', 'writer', { unique: true })
+      database.createObjectStore('nodeBatches', { autoIncrement: true })
+      database.createObjectStore('segments', { autoIncrement: true })
+    },
+  })
+  for (const store of ['meta', 'pool'] as const) {
+    const keys = await from.getAllKeys(store)
+    const values = await from.getAll(store)
+    for (const [i, key] of keys.entries()) await old.put(store, values[i], key)
+  }
+  await copyAsLayout9Records(from, old)
+  expect(await old.count('blocks')).toBe(0x45)
+  from.close()
+  old.close()
+
+  const reopened = await start({ name })
+  expect(await ask(reopened, '0x44')).toEqual(answers)
+  // New commits beside the old records, then past the merge threshold: one merge takes both.
+  await transfer(reopened, 1, DEV[3].address, 3n)
+  await reopened.provider.request({ method: 'anvil_mine', params: ['0x258'] })
+  await transfer(reopened, 2, DEV[3].address, 2n)
+  const grown = await ask(reopened, '0x45')
+  await reopened.stop()
+
+  const upgraded = await openDB(name)
+  expect(upgraded.version).toBe(10)
+  expect(upgraded.objectStoreNames.contains('nodeBatches')).toBe(false)
+  expect(await upgraded.count('blocks')).toBe(0)
+  expect(await upgraded.count('segments')).toBeGreaterThan(0)
+  upgraded.close()
+  const again = await start({ name })
+  expect(await ask(again, '0x45')).toEqual(grown)
+  expect(grown[4]).toBe('0x29e')
+})
+
+test('a block stored again while a merge deflates is kept: the merge deletes only the records it read', async () => {
   const name = uniqueName('merge-race')
   const store = await IndexedDbStore.open(name)
   // Block records as the store sees them: opaque but for the header (the first item) it hashes.
@@ -362,6 +440,49 @@ test('a block stored again while a merge deflates is kept: the merge leaves the 
     expect(chain.blocks[6]).toEqual(record(6, 1))
   } finally {
     await reopened.close()
+    await deleteDB(name)
+  }
+})
+
+test('a tail dropped (evm_revert) stays gone once reopened, before a merge and after it; the blocks stored since replace it', async () => {
+  const name = uniqueName('dropped-tail')
+  const record = (number: number, version: number) => RLP.encode([RLP.encode([number, version]), version])
+  const meta = (head: number) => ({ schemaVersion: SCHEMA_VERSION, chainId: 260, genesisHash: '0x00', headNumber: BigInt(head) })
+  const blocks = (from: number, to: number, version: number) => Array.from({ length: to - from + 1 }, (_, i) => ({ number: BigInt(from + i), bytes: record(from + i, version) }))
+  const read = async () => {
+    const store = await IndexedDbStore.open(name)
+    try {
+      const chain = (await store.load())!
+      return { blocks: chain.blocks, head: chain.meta.headNumber }
+    } finally {
+      await store.close()
+    }
+  }
+  try {
+    const store = await IndexedDbStore.open(name)
+    try {
+      await store.commit({ meta: meta(5), nodes: new Map(), blocks: blocks(0, 5, 1) })
+      await store.commit({ meta: meta(2), nodes: new Map(), blocks: blocks(2, 2, 2), dropAbove: 2n })
+      await store.commit({ meta: meta(3), nodes: new Map(), blocks: blocks(3, 3, 2) })
+    } finally {
+      await store.close()
+    }
+    const expected = [...blocks(0, 1, 1), ...blocks(2, 3, 2)].map(({ bytes }) => bytes)
+    expect(await read()).toEqual({ blocks: expected, head: 3n })
+
+    // Past the merge threshold (a close waits for the merge), the dropped blocks 4 and 5 merged
+    // with the rest: still gone.
+    const more = await IndexedDbStore.open(name)
+    try {
+      await more.commit({ meta: meta(3), nodes: new Map(), blocks: Array.from({ length: 600 }, () => ({ number: 3n, bytes: record(3, 3) })) })
+    } finally {
+      await more.close()
+    }
+    const db = await openDB(name)
+    expect([await db.count('commits'), await db.count('segments')]).toEqual([0, 1])
+    db.close()
+    expect(await read()).toEqual({ blocks: [...expected.slice(0, 3), record(3, 3)], head: 3n })
+  } finally {
     await deleteDB(name)
   }
 })
