@@ -270,7 +270,7 @@ export class IndexedDbStore implements Store {
     // Created now, before any commit's or merge's transaction: it reads the segments as loaded.
     let index: Promise<NodeMerge[]> | undefined = this.readNodeIndex()
     index.catch(() => {}) // a failed read is tried again when a trie read needs it (indexLater)
-    const [meta, keys, values, segmentIds, stored, commitKeys, blockNumbers, blocks, poolKeys, pool, settings, forkKeys, fork] = await Promise.all([
+    const [meta, keys, values, segmentIds, stored, commitKeys, blockNumbers, legacyBlocks, poolKeys, pool, settings, forkKeys, fork] = await Promise.all([
       tx.objectStore('meta').get('chain'),
       tx.objectStore('nodes').getAllKeys(),
       tx.objectStore('nodes').getAll(),
@@ -295,7 +295,7 @@ export class IndexedDbStore implements Store {
     if (!meta) return undefined
     const head = Number((meta as ChainMeta).headNumber)
     const commits = stored.map(commitRecordOf)
-    this.unmerged = commits.reduce((sum, commit) => sum + itemsOf(commit), blocks.length)
+    this.unmerged = commits.reduce((sum, commit) => sum + itemsOf(commit), legacyBlocks.length)
     const records: Uint8Array[] = []
     const hashes: (Uint8Array | undefined)[] = []
     // Nodes of the first layouts: one record each (1), or in segments holding blocks too (3).
@@ -317,7 +317,7 @@ export class IndexedDbStore implements Store {
     })
     // Layout-9 block records, then the commits in order: each newer than the one before.
     blockNumbers.forEach((number, i) => {
-      records[number] = unpackZeros(blocks[i])
+      records[number] = unpackZeros(legacyBlocks[i])
       hashes[number] = undefined
     })
     commits.forEach(({ nodes, blocks }, i) => {

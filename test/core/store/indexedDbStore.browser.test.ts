@@ -265,11 +265,7 @@ test('a chain stored by the previous layout (3: segments as they are, records ze
       database.createObjectStore('segments', { autoIncrement: true })
     },
   })
-  for (const store of ['meta', 'nodes'] as const) {
-    const keys = await from.getAllKeys(store)
-    const values = await from.getAll(store)
-    for (const [i, key] of keys.entries()) await old.put(store, values[i], key)
-  }
+  await copyStores(from, old, ['meta', 'nodes'])
   await copyAsLayout9Records(from, old)
   const segmentKeys = await from.getAllKeys('segments')
   const segments = (await from.getAll('segments')) as StoredSegment[]
@@ -293,6 +289,15 @@ test('a chain stored by the previous layout (3: segments as they are, records ze
 })
 
 type Database = Awaited<ReturnType<typeof openDB>>
+
+/** Copies `stores` of `from` into `to`, record for record under the same keys. */
+async function copyStores(from: Database, to: Database, stores: string[]): Promise<void> {
+  for (const store of stores) {
+    const keys = await from.getAllKeys(store)
+    const values = await from.getAll(store)
+    for (const [i, key] of keys.entries()) await to.put(store, values[i], key)
+  }
+}
 
 /**
  * Copies `from`'s unmerged per-commit records into `old` as layouts 2–9 kept them: each commit's
@@ -326,11 +331,7 @@ test('a chain stored by layout 7 (filters of 4 probes, no count stored) is opene
       database.createObjectStore('segments', { autoIncrement: true })
     },
   })
-  for (const store of ['meta', 'nodes', 'pool'] as const) {
-    const keys = await from.getAllKeys(store)
-    const values = await from.getAll(store)
-    for (const [i, key] of keys.entries()) await old.put(store, values[i], key)
-  }
+  await copyStores(from, old, ['meta', 'nodes', 'pool'])
   await copyAsLayout9Records(from, old)
   const segmentKeys = await from.getAllKeys('segments')
   const segments = (await from.getAll('segments')) as StoredSegment[]
@@ -389,11 +390,7 @@ test('a chain stored by layout 9 (a commit’s nodes and blocks in two stores) i
       database.createObjectStore('segments', { autoIncrement: true })
     },
   })
-  for (const store of ['meta', 'pool'] as const) {
-    const keys = await from.getAllKeys(store)
-    const values = await from.getAll(store)
-    for (const [i, key] of keys.entries()) await old.put(store, values[i], key)
-  }
+  await copyStores(from, old, ['meta', 'pool'])
   await copyAsLayout9Records(from, old)
   expect(await old.count('blocks')).toBe(0x45)
   from.close()
